@@ -1,0 +1,30 @@
+/** Renders the contract as a single self-contained HTML reference (Redoc, scripts inlined). */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { contractRoot, projectRoot } from './paths.ts';
+
+const run = promisify(execFile);
+
+/** Where `npm run docs` writes the reference. */
+export const referencePath = join(projectRoot, 'build', 'reference.html');
+
+/** Writes the reference of the contract to `outputPath`; it loads nothing from the network. */
+export async function buildReference(outputPath: string = referencePath): Promise<string> {
+  const redocly = join(projectRoot, 'node_modules', '.bin', 'redocly');
+  await run(
+    redocly,
+    [
+      'build-docs',
+      contractRoot,
+      '--inlineBundle',
+      '--output',
+      outputPath,
+      '--title',
+      'Web and Social Data Query Service — API reference',
+      '--openapi.disableTelemetry=true',
+    ],
+    { cwd: projectRoot },
+  );
+  return outputPath;
+}

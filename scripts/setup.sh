@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what the tests need on a fresh clone: the npm packages from the lock file, and Chromium
+# (Debian's package) for the browser tests of the rendered reference. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+npm ci --no-audit --no-fund
+
+chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$chromium_path" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing Chromium (Debian package 'chromium') for the browser tests"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is missing: install Debian's 'chromium' package, or set CHROMIUM_PATH to a Chromium binary." >&2
+    exit 1
+  fi
+fi
+echo "setup done: npm packages installed, Chromium at $chromium_path"
