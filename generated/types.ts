@@ -642,7 +642,7 @@ export interface components {
         };
         /**
          * @description The precise cause of an error, one code per cause. Stable: new codes may be added, none is
-         *     renamed.
+         *     renamed. The table is machine-readable in `x-error-catalog` (code → status and type).
          *
          *     | code | status | type | cause |
          *     |---|---|---|---|

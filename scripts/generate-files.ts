@@ -20,10 +20,21 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 interface OperationObject {
   operationId: string;
   tags?: string[];
+  parameters?: ({ $ref: string } | { name: string; in: string })[];
+  requestBody?: { required?: boolean };
   'x-credit-cost': number;
   'x-credit-cost-per-page'?: number;
+  'x-cache'?: { mode: 'window'; ttl_seconds: number } | { mode: 'max_age'; parameter: string };
   'x-launch-status': string;
   security?: Record<string, string[]>[];
+}
+
+interface Bundle {
+  paths: Record<string, Record<string, OperationObject>>;
+  components: {
+    parameters: Record<string, { name: string; in: string }>;
+    schemas: { ErrorCode: { 'x-error-catalog': Record<string, { status: number; type: string }> } };
+  };
 }
 
 /** Bundles the contract into `<dir>/openapi.json` with the project's Redocly CLI. */
@@ -34,24 +45,42 @@ async function bundleContract(dir: string): Promise<string> {
   return output;
 }
 
-/** Renders `operations.ts`: one row per operation, read from the bundle, for routing and charging. */
-function renderOperations(bundle: { paths: Record<string, Record<string, OperationObject>> }): string {
+function queryParameterNames(bundle: Bundle, operation: OperationObject): string[] {
+  return (operation.parameters ?? [])
+    .map((parameter) => ('$ref' in parameter ? bundle.components.parameters[parameter.$ref.split('/').pop()!]! : parameter))
+    .filter((parameter) => parameter.in === 'query')
+    .map((parameter) => parameter.name);
+}
+
+function cacheOf(operation: OperationObject): string {
+  const cache = operation['x-cache'];
+  if (!cache) return 'null';
+  return cache.mode === 'window'
+    ? `{ mode: 'window', ttlSeconds: ${cache.ttl_seconds} }`
+    : `{ mode: 'max_age', parameter: '${cache.parameter}' }`;
+}
+
+/** Renders `operations.ts`: one row per operation, read from the bundle, for routing, validating and charging. */
+function renderOperations(bundle: Bundle): string {
   const rows: string[] = [];
   for (const [path, item] of Object.entries(bundle.paths)) {
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!operation) continue;
-      const row = {
-        operationId: operation.operationId,
-        method: method.toUpperCase(),
-        path,
-        platform: operation.tags?.[0] ?? '',
-        scopes: operation.security?.flatMap((requirement) => Object.values(requirement).flat()) ?? [],
-        creditCost: operation['x-credit-cost'],
-        creditCostPerPage: operation['x-credit-cost-per-page'] ?? 0,
-        launchStatus: operation['x-launch-status'],
+      const fields = {
+        operationId: JSON.stringify(operation.operationId),
+        method: JSON.stringify(method.toUpperCase()),
+        path: JSON.stringify(path),
+        platform: JSON.stringify(operation.tags?.[0] ?? ''),
+        scopes: JSON.stringify(operation.security?.flatMap((requirement) => Object.values(requirement).flat()) ?? []),
+        queryParameters: JSON.stringify(queryParameterNames(bundle, operation)),
+        requestBody: JSON.stringify(operation.requestBody ? (operation.requestBody.required ? 'required' : 'optional') : 'none'),
+        creditCost: String(operation['x-credit-cost']),
+        creditCostPerPage: String(operation['x-credit-cost-per-page'] ?? 0),
+        cache: cacheOf(operation),
+        launchStatus: JSON.stringify(operation['x-launch-status']),
       };
-      rows.push(`  ${JSON.stringify(row)},`);
+      rows.push(`  {\n${Object.entries(fields).map(([name, value]) => `    ${name}: ${value},`).join('\n')}\n  },`);
     }
   }
   return `${GENERATED_HEADER}
@@ -66,10 +95,16 @@ export interface OperationRow {
   readonly platform: string;
   /** API-key scopes the operation needs. */
   readonly scopes: readonly string[];
+  /** Names of the query parameters the operation declares. */
+  readonly queryParameters: readonly string[];
+  /** Whether the operation takes a JSON body. */
+  readonly requestBody: 'required' | 'optional' | 'none';
   /** Credits one successful call draws (\`x-credit-cost\`). */
   readonly creditCost: number;
   /** Credits each page of the job draws (\`x-credit-cost-per-page\`); 0 when the operation has no pages. */
   readonly creditCostPerPage: number;
+  /** How the operation caches (\`x-cache\`): a fixed window, or as long as a max-age parameter allows; null when it never does. */
+  readonly cache: { readonly mode: 'window'; readonly ttlSeconds: number } | { readonly mode: 'max_age'; readonly parameter: string } | null;
   readonly launchStatus: string;
 }
 
@@ -80,16 +115,34 @@ ${rows.join('\n')}
 `;
 }
 
+/** Renders `errors.ts`: every error code with its status and type (`x-error-catalog` of ErrorCode). */
+function renderErrors(bundle: Bundle): string {
+  const catalog = bundle.components.schemas.ErrorCode['x-error-catalog'];
+  const rows = Object.entries(catalog).map(([code, { status, type }]) => `  ${code}: { status: ${status}, type: '${type}' },`);
+  return `${GENERATED_HEADER}
+import type { components } from './types.ts';
+
+export type ErrorCode = components['schemas']['ErrorCode'];
+export type ErrorType = components['schemas']['ErrorType'];
+
+/** The HTTP status and type of every error code. */
+export const errorCatalog: { readonly [code in ErrorCode]: { readonly status: number; readonly type: ErrorType } } = {
+${rows.join('\n')}
+};
+`;
+}
+
 /** Writes all generated files into `dir`. */
 export async function generateFiles(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   const bundlePath = await bundleContract(dir);
   const bundleText = await readFile(bundlePath, 'utf8');
-  const bundle = JSON.parse(bundleText);
+  const bundle = JSON.parse(bundleText) as Bundle;
   // defaultNonNullable: false, so request fields with a default stay optional in the types.
-  const ast = await openapiTS(bundle, { alphabetize: false, immutable: false, defaultNonNullable: false });
+  const ast = await openapiTS(bundleText, { alphabetize: false, immutable: false, defaultNonNullable: false });
   await writeFile(join(dir, 'types.ts'), GENERATED_HEADER + astToString(ast));
   await writeFile(join(dir, 'operations.ts'), renderOperations(bundle));
+  await writeFile(join(dir, 'errors.ts'), renderErrors(bundle));
   const clientTemplate = await readFile(join(projectRoot, 'scripts', 'templates', 'client.ts'), 'utf8');
   await writeFile(join(dir, 'client.ts'), GENERATED_HEADER + clientTemplate);
 }

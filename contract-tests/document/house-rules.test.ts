@@ -4,7 +4,7 @@
  * credit cost and its success schema.
  */
 import { describe, expect, it } from 'vitest';
-import { contractOperations, resolve } from '../contract.ts';
+import { contract, contractOperations, resolve } from '../contract.ts';
 
 type Json = Record<string, unknown>;
 
@@ -57,5 +57,35 @@ describe('house rules of every operation', () => {
     const ids = operations.map((operation) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[a-z]+(?:[A-Z][a-z]+)+$/);
+  });
+
+  it.each(operations.filter(({ object }) => object['x-cache']))('$operationId describes its cache in x-cache', ({ object }) => {
+    const cache = object['x-cache'] as Json;
+    if (cache.mode === 'window') expect(cache.ttl_seconds).toBeGreaterThan(0);
+    else {
+      expect(cache.mode).toBe('max_age');
+      const names = ((object.parameters as Json[]) ?? []).map((parameter) => resolve(parameter).name);
+      expect(names).toContain(cache.parameter);
+    }
+  });
+});
+
+describe('the error catalog', () => {
+  const schemas = (contract.components as Json).schemas as Record<string, Json>;
+  const catalog = schemas.ErrorCode!['x-error-catalog'] as Record<string, { status: number; type: string }>;
+
+  it('gives every error code a declared status and a known type, and names no other code', () => {
+    const statuses = ((schemas.ErrorDetail!.properties as Record<string, Json>).status!.enum) as number[];
+    expect(Object.keys(catalog).sort()).toEqual([...(schemas.ErrorCode!.enum as string[])].sort());
+    for (const [code, { status, type }] of Object.entries(catalog)) {
+      expect(statuses, code).toContain(status);
+      expect(schemas.ErrorType!.enum, code).toContain(type);
+    }
+  });
+
+  it('agrees with the table in the description of ErrorCode', () => {
+    const rows = [...(schemas.ErrorCode!.description as string).matchAll(/^\| `(\w+)` \| (\d{3}) \| (\w+) \|/gm)];
+    expect(rows.length).toBe(Object.keys(catalog).length);
+    for (const [, code, status, type] of rows) expect(catalog[code!]).toEqual({ status: Number(status), type });
   });
 });
