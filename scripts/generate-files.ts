@@ -83,12 +83,15 @@ function renderOperations(bundle: Bundle): string {
       rows.push(`  {\n${Object.entries(fields).map(([name, value]) => `    ${name}: ${value},`).join('\n')}\n  },`);
     }
   }
+  const ids = rows.map((row) => /operationId: ("\w+")/.exec(row)![1]);
   return `${GENERATED_HEADER}
-import type { operations as OperationTypes } from './types.ts';
+/** The operationId of every operation under \`paths\` (webhooks excluded). */
+export type OperationId =
+${ids.map((id) => `  | ${id}`).join('\n')};
 
 /** One operation of the contract, as the server routes and charges it. */
 export interface OperationRow {
-  readonly operationId: keyof OperationTypes;
+  readonly operationId: OperationId;
   readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
   /** Path template below the server URL's \`/v1\`. */
   readonly path: string;

@@ -1,0 +1,257 @@
+/**
+ * The one table of contract cases. Every operation gets its valid request (success), a call
+ * without a key, and invalid variants derived from the contract (a missing required parameter or
+ * body field, a wrong type, a value outside an enum, an unknown field in a closed body, malformed
+ * JSON, a body that is not JSON); plus unknown paths and wrong methods. Cases marked for the mock
+ * only select answers with Prism's `Prefer` header: every declared status, every named example,
+ * and dynamic data.
+ */
+import { expect } from 'vitest';
+import type { ErrorCode } from '../../generated/errors.ts';
+import { contractOperations, resolve, type ContractOperation } from '../contract.ts';
+import type { TargetName } from './targets.ts';
+import { validRequests, type CallResult, type OperationId, type ValidRequest } from './valid-requests.ts';
+
+type Json = Record<string, unknown>;
+
+export interface ContractCase {
+  name: string;
+  /** The operation addressed, or null for a path that matches none. */
+  operation: ContractOperation | null;
+  method: string;
+  /** Path below `/v1` (or a full path starting with `/` when `rawPath` is set), `{params}` filled by `prepare`. */
+  path: string;
+  /** The path is sent as is, without the target's `/v1` base. */
+  rawPath?: boolean;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** A body sent verbatim instead of `body` (malformed JSON, another media type). */
+  rawBody?: { text: string; contentType: string };
+  /** Leave out the API key. */
+  withoutKey?: boolean;
+  prepare?: ValidRequest['prepare'];
+  expected: {
+    status: number;
+    code?: ErrorCode;
+    /** Fragments the error message must contain (the offending parameter's name). */
+    messageIncludes?: string[];
+    check?: (answer: CallResult) => void;
+  };
+  /** Targets this case holds on; all when absent. */
+  only?: TargetName[];
+}
+
+const operations = contractOperations();
+
+function withoutKey<T extends Record<string, unknown>>(record: T | undefined, key: string): T {
+  const copy = { ...(record ?? {}) } as T;
+  delete copy[key];
+  return copy;
+}
+
+function queryParameters(operation: ContractOperation): Json[] {
+  return ((operation.object.parameters as Json[]) ?? []).map((parameter) => resolve(parameter)).filter((parameter) => parameter.in === 'query');
+}
+
+function bodySchema(operation: ContractOperation): Json | undefined {
+  const requestBody = operation.object.requestBody ? resolve(operation.object.requestBody) : undefined;
+  const media = (requestBody?.content as Record<string, Json> | undefined)?.['application/json'];
+  return media ? resolve(media.schema) : undefined;
+}
+
+function schemaOf(node: unknown): Json {
+  return resolve(node);
+}
+
+function typeOf(schema: Json): string | undefined {
+  return ([] as unknown[]).concat(schema.type ?? []).find((type) => type !== 'null') as string | undefined;
+}
+
+/** One value of the wrong JSON type for a schema, or undefined when any value is of the right type. */
+function wrongTypeValue(schema: Json, inQuery: boolean): unknown {
+  switch (typeOf(schema)) {
+    case 'integer':
+    case 'number':
+      return inQuery ? 'not-a-number' : 'ten';
+    case 'boolean':
+      return inQuery ? 'maybe' : 'yes';
+    case 'string':
+      return inQuery ? undefined : 42;
+    case 'array':
+      return inQuery ? undefined : 'not-a-list';
+    default:
+      return undefined;
+  }
+}
+
+function invalid(operation: ContractOperation, name: string, mutate: Partial<ContractCase>, messageIncludes: string[]): ContractCase {
+  const valid = validRequests[operation.operationId as OperationId];
+  return {
+    name: `${operation.operationId}: ${name}`,
+    operation,
+    method: operation.method.toUpperCase(),
+    path: operation.path,
+    query: valid.query,
+    body: valid.body,
+    prepare: valid.prepare,
+    ...mutate,
+    expected: { status: 422, code: 'invalid_parameters', messageIncludes },
+  };
+}
+
+function casesOf(operation: ContractOperation): ContractCase[] {
+  const valid = validRequests[operation.operationId as OperationId];
+  const base = { operation, method: operation.method.toUpperCase(), path: operation.path, query: valid.query, body: valid.body, prepare: valid.prepare };
+  const cases: ContractCase[] = [
+    {
+      ...base,
+      name: `${operation.operationId}: succeeds with a valid request`,
+      expected: { status: 200, check: (answer) => valid.check(answer.body.data) },
+    },
+    {
+      ...base,
+      name: `${operation.operationId}: missing API key`,
+      withoutKey: true,
+      expected: { status: 401, code: 'api_key_missing' },
+    },
+    invalid(operation, 'unknown query parameter', { query: { ...valid.query, unknown_option: 'x' } }, ['query.unknown_option']),
+  ];
+
+  for (const parameter of queryParameters(operation)) {
+    const name = parameter.name as string;
+    const schema = schemaOf(parameter.schema);
+    if (parameter.required) {
+      cases.push(invalid(operation, `missing required query ${name}`, { query: withoutKey(valid.query, name) }, [`query.${name}`]));
+    }
+    const wrong = wrongTypeValue(schema, true);
+    if (wrong !== undefined) {
+      cases.push(invalid(operation, `query ${name} of the wrong type`, { query: { ...valid.query, [name]: String(wrong) } }, [`query.${name}`]));
+    }
+    if (Array.isArray(schema.enum)) {
+      cases.push(invalid(operation, `query ${name} outside its enum`, { query: { ...valid.query, [name]: 'not-in-enum' } }, [`query.${name}`]));
+    }
+  }
+
+  const schema = bodySchema(operation);
+  if (schema) {
+    const properties = (schema.properties ?? {}) as Record<string, Json>;
+    const validBody = valid.body ?? {};
+    for (const name of (schema.required as string[] | undefined) ?? []) {
+      cases.push(invalid(operation, `missing required body field ${name}`, { body: withoutKey(validBody, name) }, [name]));
+    }
+    for (const [name, property] of Object.entries(properties)) {
+      const propertySchema = schemaOf(property);
+      const wrong = wrongTypeValue(propertySchema, false);
+      if (wrong !== undefined) cases.push(invalid(operation, `body field ${name} of the wrong type`, { body: { ...validBody, [name]: wrong } }, [`body.${name}`]));
+      if (Array.isArray(propertySchema.enum)) {
+        cases.push(invalid(operation, `body field ${name} outside its enum`, { body: { ...validBody, [name]: 'not-in-enum' } }, [`body.${name}`]));
+      }
+    }
+    if (schema.additionalProperties === false) {
+      cases.push(invalid(operation, 'unknown field in the closed body', { body: { ...validBody, unknown_field: true } }, ['body.unknown_field']));
+    }
+    cases.push({
+      ...base,
+      name: `${operation.operationId}: malformed JSON body`,
+      rawBody: { text: '{"url": "https://example.com",', contentType: 'application/json' },
+      expected: { status: 422, code: 'invalid_json_body' },
+    });
+    cases.push({
+      ...base,
+      name: `${operation.operationId}: body that is not JSON`,
+      rawBody: { text: 'url=https://example.com', contentType: 'application/x-www-form-urlencoded' },
+      expected: { status: 422, code: 'unsupported_media_type' },
+    });
+  }
+  return cases;
+}
+
+/** Mock-only cases: each declared status, each named example and dynamic data, selected with `Prefer`. */
+function selectionCasesOf(operation: ContractOperation): ContractCase[] {
+  const valid = validRequests[operation.operationId as OperationId];
+  const base = { operation, method: operation.method.toUpperCase(), path: operation.path, query: valid.query, body: valid.body, prepare: valid.prepare, only: ['mock' as TargetName] };
+  const responses = operation.object.responses as Record<string, Json>;
+  const cases: ContractCase[] = [];
+  for (const status of Object.keys(responses).filter((status) => status !== '200')) {
+    cases.push({ ...base, name: `${operation.operationId}: Prefer code=${status}`, headers: { Prefer: `code=${status}` }, expected: { status: Number(status) } });
+  }
+  const examples = ((resolve(responses['200']).content as Record<string, Json>)['application/json']!.examples ?? {}) as Record<string, Json>;
+  for (const [exampleName, example] of Object.entries(examples)) {
+    const exampleData = (resolve(example).value as Json).data;
+    cases.push({
+      ...base,
+      name: `${operation.operationId}: Prefer example=${exampleName}`,
+      headers: { Prefer: `example=${exampleName}` },
+      expected: { status: 200, check: (answer) => expect(answer.body.data).toEqual(exampleData) },
+    });
+  }
+  for (const seed of ['1', '2', '3']) {
+    cases.push({
+      ...base,
+      name: `${operation.operationId}: Prefer dynamic=true (seed ${seed})`,
+      headers: { Prefer: `dynamic=true, seed=${seed}` },
+      expected: { status: 200, check: (answer) => expect(answer.body.credits_used).toBe(operation.object['x-credit-cost']) },
+    });
+  }
+  cases.push({
+    ...base,
+    name: `${operation.operationId}: Prefer code of an undeclared status`,
+    headers: { Prefer: 'code=418' },
+    expected: { status: 422, code: 'invalid_parameters', messageIncludes: ['418'] },
+  });
+  return cases;
+}
+
+const routingCases: ContractCase[] = [
+  {
+    name: 'unknown path below /v1',
+    operation: null,
+    method: 'GET',
+    path: '/web/scrapes',
+    expected: { status: 404, code: 'endpoint_not_found', check: (answer) => expect(answer.body.platform).toBe('unknown') },
+  },
+  {
+    name: 'unknown platform',
+    operation: null,
+    method: 'GET',
+    path: '/videos/list',
+    expected: { status: 404, code: 'endpoint_not_found' },
+  },
+  {
+    name: 'path outside /v1',
+    operation: null,
+    method: 'GET',
+    path: '/v2/web/scrape',
+    rawPath: true,
+    expected: { status: 404, code: 'endpoint_not_found' },
+  },
+  {
+    name: 'wrong method on a GET path',
+    operation: null,
+    method: 'PUT',
+    path: '/web/scrape',
+    expected: { status: 405, code: 'method_not_allowed', check: (answer) => expect(answer.headers.get('Allow')).toBe('GET') },
+  },
+  {
+    name: 'wrong method on a POST path',
+    operation: null,
+    method: 'GET',
+    path: '/web/crawl',
+    expected: { status: 405, code: 'method_not_allowed', check: (answer) => expect(answer.headers.get('Allow')).toBe('POST') },
+  },
+  {
+    name: 'wrong method on a path with several methods',
+    operation: null,
+    method: 'POST',
+    path: '/web/monitors/mon_01JD4Q9B2C3D4E5F6G7H8J9K0M',
+    expected: { status: 405, code: 'method_not_allowed', check: (answer) => expect(answer.headers.get('Allow')?.split(', ').sort()).toEqual(['DELETE', 'GET', 'PATCH']) },
+  },
+];
+
+/** Every shared case, in a stable order. */
+export const contractCases: ContractCase[] = [
+  ...operations.flatMap(casesOf),
+  ...routingCases,
+  ...operations.flatMap(selectionCasesOf),
+];

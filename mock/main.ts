@@ -1,0 +1,38 @@
+/** `npm run mock`: serves the Prism mock of the contract at http://127.0.0.1:4010/v1 (PORT, HOST override). */
+import { enableCompileCache } from 'node:module';
+
+// Prism is a large dependency tree: Node's on-disk compile cache makes every start after the first faster.
+enableCompileCache();
+const { contractPath } = await import('./contract-document.ts');
+const { createMockServer } = await import('./create-mock-server.ts');
+const { createPrismEngine } = await import('./prism-engine.ts');
+
+function readPort(value: string | undefined): number {
+  if (value === undefined || value === '') return 4010;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`PORT must be an integer from 0 to 65535, got "${value}"`);
+    process.exit(2);
+  }
+  return port;
+}
+
+const port = readPort(process.env.PORT);
+const host = process.env.HOST || '127.0.0.1';
+const engine = await createPrismEngine(contractPath);
+const server = createMockServer({ engine, log: (line) => process.stdout.write(`${line}\n`) });
+
+server.listen(port, host, () => {
+  const address = server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  console.log(`Mock of the contract listening on http://${host}:${boundPort}/v1 (Prefer: code=…, example=…, dynamic=true)`);
+});
+
+function stop(signal: string): void {
+  console.log(`${signal} received: closing the mock`);
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(0), 5000).unref();
+}
+process.once('SIGINT', () => stop('SIGINT'));
+process.once('SIGTERM', () => stop('SIGTERM'));
