@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['contract-tests/**/*.test.ts', 'scripts/**/*.test.ts', 'mock/**/*.test.ts'],
     globalSetup: ['contract-tests/suite/global-setup.ts'],
     testTimeout: 30_000,
+    maxConcurrency: 8,
     hookTimeout: 60_000,
   },
 });

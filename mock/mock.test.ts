@@ -84,6 +84,13 @@ describe('the mock server', () => {
     expect([answer.status, body.platform, body.endpoint, body.error.code]).toEqual([503, 'web', '/web/scrape', 'provider_unavailable']);
   });
 
+  it('keeps dynamic arrays to a handful of items, even where the contract allows thousands', async () => {
+    const answer = await fetch(`${origin}/v1/web/map?url=https://example.com`, { headers: { ...KEY, Prefer: 'dynamic=true, seed=7' } });
+    const body = await answer.json();
+    expect(answer.status).toBe(200);
+    expect(body.data.links.length).toBeLessThanOrEqual(5);
+  });
+
   it('refuses a body over 1 MiB with body_too_large', async () => {
     const body = JSON.stringify({ url: 'https://example.com', goal: 'x'.repeat(1024 * 1024) });
     const answer = await fetch(`${origin}/v1/web/crawl`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body });

@@ -49,7 +49,8 @@ describe.each(targets)('contract on $name', ({ name, baseUrl }) => {
   const call: Call = async ({ method, path, query, body }) =>
     send(baseUrl, { name: 'prepare', operation: null, method, path, query, body, expected: { status: 200 } }, {});
 
-  it.each(cases)('$name', async (testCase) => {
+  // Cases are independent: they run concurrently (vitest's maxConcurrency), the coverage check after them all.
+  it.concurrent.for(cases)('$name', async (testCase, { expect }) => {
     const pathParameters = testCase.prepare ? await testCase.prepare(call) : {};
     const answer = await send(baseUrl, testCase, pathParameters);
 

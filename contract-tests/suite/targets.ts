@@ -25,24 +25,29 @@ async function startProcess(name: TargetName, entry: string, env: Record<string,
     env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const output: string[] = [];
+  let startupOutput = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${STARTUP_TIMEOUT_MS} ms:\n${output.join('')}`)), STARTUP_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const match = /listening on (http:\/\/\S+\/v1)/.exec(output.join(''));
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${STARTUP_TIMEOUT_MS} ms:\n${startupOutput}`)), STARTUP_TIMEOUT_MS);
+    const onOutput = (chunk: Buffer) => {
+      startupOutput += chunk.toString();
+      const match = /listening on (http:\/\/\S+\/v1)/.exec(startupOutput);
       if (match) {
         clearTimeout(timer);
+        child.stdout!.off('data', onOutput);
+        child.stderr!.off('data', onOutput);
         resolve(match[1]!);
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stdout!.on('data', onOutput);
+    child.stderr!.on('data', onOutput);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code} before listening:\n${output.join('')}`));
+      reject(new Error(`${name} exited with ${code} before listening:\n${startupOutput}`));
     });
   });
+  // The target logs a line per request: drain its output so it never blocks on a full pipe.
+  child.stdout!.resume();
+  child.stderr!.resume();
   return {
     name,
     baseUrl,
