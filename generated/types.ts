@@ -952,8 +952,10 @@ export interface components {
              * @example The Team plan costs $49 per month and includes 10 seats.
              */
             text: string;
-            /** @description The answer as a JSON object when the prompt asks for structured output (for example "return a JSON object with the fields plan and price"); its shape is the one the prompt describes. `null` when the prompt asks for prose only. */
-            data: Record<string, never> | null;
+            /** @description The answer as a JSON object when the prompt asks for structured output (for example "return a JSON object with the fields plan and price"); its shape is the one the prompt describes. `null` when the prompt asks for prose only. Open (`additionalProperties: true`): the prompt, not this contract, decides its fields. */
+            data: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description Absolute URLs of the pages the answer is drawn from, most relevant first, without duplicates.
              * @example [
@@ -2146,7 +2148,7 @@ export interface components {
         CacheControl: string;
         /** @description Makes a call safe to retry (Stripe-like). Scoped to the API key and kept for 24 hours. The first successful (200) answer to a key is stored; a later call with the same key and the same request (method, path, query and body) gets that stored answer again, with `Idempotent-Replayed: true`, and is not charged again. The same key with a different request answers 409 `idempotency_key_reused`; the same key while the first call is still running answers 409 `idempotency_request_in_progress`. Errors are not stored (none is charged), so a call that failed may be retried with the same key. Use a random value such as a UUID. */
         IdempotencyKey: string;
-        /** @description The page to fetch; an absolute `http` or `https` URL of a public address. */
+        /** @description The page to fetch; an absolute `http` or `https` URL of a public address. It may be sent percent-encoded or as is (`allowReserved`): `?url=https://example.com/a?b=1` works as long as its own `&` and `#` are encoded. */
         PageUrlQuery: components["schemas"]["PageUrl"];
         OnlyMainContentQuery: components["schemas"]["OnlyMainContent"];
         /** @description Total time allowed for fetching the page, in milliseconds, from 1000 to 120000. Default 30000. Over it the call answers 504 `upstream_timeout` with no credits used. */
@@ -2195,7 +2197,7 @@ export interface operations {
     scrapeWebPage: {
         parameters: {
             query: {
-                /** @description The page to fetch; an absolute `http` or `https` URL of a public address. */
+                /** @description The page to fetch; an absolute `http` or `https` URL of a public address. It may be sent percent-encoded or as is (`allowReserved`): `?url=https://example.com/a?b=1` works as long as its own `&` and `#` are encoded. */
                 url: components["parameters"]["PageUrlQuery"];
                 formats?: components["schemas"]["ScrapeFormats"];
                 only_main_content?: components["parameters"]["OnlyMainContentQuery"];
@@ -2330,7 +2332,7 @@ export interface operations {
     mapWebsite: {
         parameters: {
             query: {
-                /** @description The page to fetch; an absolute `http` or `https` URL of a public address. */
+                /** @description The page to fetch; an absolute `http` or `https` URL of a public address. It may be sent percent-encoded or as is (`allowReserved`): `?url=https://example.com/a?b=1` works as long as its own `&` and `#` are encoded. */
                 url: components["parameters"]["PageUrlQuery"];
                 /** @description Keep only links whose URL or title contains this text (case-insensitive), ordered by relevance to it (unless `goal` is given, which then orders them). From 1 to 256 characters. Default: none, every link. */
                 search?: string;
@@ -2389,7 +2391,7 @@ export interface operations {
     extractWebData: {
         parameters: {
             query: {
-                /** @description The page to fetch; an absolute `http` or `https` URL of a public address. */
+                /** @description The page to fetch; an absolute `http` or `https` URL of a public address. It may be sent percent-encoded or as is (`allowReserved`): `?url=https://example.com/a?b=1` works as long as its own `&` and `#` are encoded. */
                 url: components["parameters"]["PageUrlQuery"];
                 /** @description A JSON Schema (draft 2020-12) as a JSON string, URL-encoded, at most 16384 characters, whose root is `"type": "object"`: `data.extracted` will be valid against it. Give exactly one of `schema` and `prompt`: both or neither answer 422 `invalid_parameters`, as does a value that is not valid JSON or not a JSON Schema. Property `description`s in the schema guide the extraction. */
                 schema?: string;
@@ -3108,7 +3110,7 @@ export interface operations {
     listSocialEvents: {
         parameters: {
             query: {
-                /** @description The public URL of the page, group or profile whose events to list, for example `https://socialnet.example/kulturbrauerei.berlin`. */
+                /** @description The public URL of the page, group or profile whose events to list, for example `https://socialnet.example/kulturbrauerei.berlin`. It may be sent percent-encoded or as is (`allowReserved`). */
                 url: components["schemas"]["PageUrl"];
                 /** @description Which events to list. `upcoming`: events that have not ended yet (those in progress included; an event without an end time counts as ended once it has started), soonest first. `past`: events that have ended, most recent first. `all`: both, latest start first. Default `upcoming`. */
                 time?: "upcoming" | "past" | "all";

@@ -6,8 +6,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { OperationRow } from '../generated/operations.ts';
 import type { ErrorCode } from '../generated/errors.ts';
-import { matchRoute } from './contract-routes.ts';
-import { envelopeHeaders, errorAnswer, type AnswerContext, type EnvelopeBody, type XCache } from './envelope.ts';
+import { matchRoute } from '../lib/contract-routes.ts';
+import { envelopeHeaders, errorAnswer, type AnswerContext, type EnvelopeBody, type XCache } from '../lib/envelope.ts';
+import { newRequestId } from '../lib/request-id.ts';
 import type { PrismEngine } from './prism-engine.ts';
 import { readPreferences, takeSelectionQuery } from './preferences.ts';
 import { readBody } from './read-body.ts';
@@ -194,7 +195,7 @@ export function createMockServer({ engine, log }: MockServerOptions): Server {
           ? error
           : new ErrorAnswer('internal_error', 'The mock failed while answering.', { platform: 'unknown', endpoint: url.pathname, creditsRemaining: null });
         if (!(error instanceof ErrorAnswer)) log(`mock failure: ${(error as Error).stack ?? String(error)}`);
-        const built = errorAnswer(failure.code, failure.message, failure.context);
+        const built = errorAnswer(failure.code, failure.message, failure.context, newRequestId());
         result = { status: built.status, body: built.body, xCache: 'BYPASS', headers: failure.headers };
       }
       send(response, result);

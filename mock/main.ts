@@ -3,7 +3,7 @@ import { enableCompileCache } from 'node:module';
 
 // Prism is a large dependency tree: Node's on-disk compile cache makes every start after the first faster.
 enableCompileCache();
-const { contractPath } = await import('./contract-document.ts');
+const { contractPath } = await import('../lib/contract-document.ts');
 const { createMockServer } = await import('./create-mock-server.ts');
 const { createPrismEngine } = await import('./prism-engine.ts');
 

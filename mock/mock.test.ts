@@ -10,7 +10,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQueryClient } from '../generated/client.ts';
-import { contractPath } from './contract-document.ts';
+import { contractPath } from '../lib/contract-document.ts';
 import { createMockServer } from './create-mock-server.ts';
 import { createPrismEngine } from './prism-engine.ts';
 

@@ -9,18 +9,16 @@ import { contractMismatches } from './conformance.ts';
 import { Coverage } from './coverage.ts';
 import type { Call, CallResult } from './valid-requests.ts';
 
-const API_KEY = 'wsdq_contract_suite_key';
-
 function fillPath(path: string, parameters: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(parameters[name] ?? `missing-${name}`));
 }
 
-async function send(baseUrl: string, testCase: ContractCase, pathParameters: Record<string, string>): Promise<CallResult & { contentType: string }> {
+async function send(baseUrl: string, apiKey: string, testCase: ContractCase, pathParameters: Record<string, string>): Promise<CallResult & { contentType: string }> {
   const origin = new URL(baseUrl).origin;
   const url = new URL(testCase.rawPath ? `${origin}${testCase.path}` : `${baseUrl}${fillPath(testCase.path, pathParameters)}`);
   for (const [name, value] of Object.entries(testCase.query ?? {})) url.searchParams.set(name, value);
   const headers = new Headers(testCase.headers);
-  if (!testCase.withoutKey) headers.set('x-api-key', API_KEY);
+  if (!testCase.withoutKey) headers.set('x-api-key', apiKey);
   let body: string | undefined;
   if (testCase.rawBody) {
     body = testCase.rawBody.text;
@@ -42,17 +40,17 @@ async function send(baseUrl: string, testCase: ContractCase, pathParameters: Rec
 
 const targets = inject('targets');
 
-describe.each(targets)('contract on $name', ({ name, baseUrl }) => {
+describe.each(targets)('contract on $name', ({ name, baseUrl, apiKey }) => {
   const coverage = new Coverage();
   const cases = contractCases.filter((testCase) => !testCase.only || testCase.only.includes(name));
 
   const call: Call = async ({ method, path, query, body }) =>
-    send(baseUrl, { name: 'prepare', operation: null, method, path, query, body, expected: { status: 200 } }, {});
+    send(baseUrl, apiKey, { name: 'prepare', operation: null, method, path, query, body, expected: { status: 200 } }, {});
 
   // Cases are independent: they run concurrently (vitest's maxConcurrency), the coverage check after them all.
   it.concurrent.for(cases)('$name', async (testCase, { expect }) => {
     const pathParameters = testCase.prepare ? await testCase.prepare(call) : {};
-    const answer = await send(baseUrl, testCase, pathParameters);
+    const answer = await send(baseUrl, apiKey, testCase, pathParameters);
 
     const context = `${testCase.name} on ${name}: ${JSON.stringify(answer.body).slice(0, 600)}`;
     expect(answer.status, context).toBe(testCase.expected.status);

@@ -4,13 +4,13 @@ import { selectedTargets, startTarget, type RunningTarget, type TargetName } fro
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    targets: { name: TargetName; baseUrl: string }[];
+    targets: { name: TargetName; baseUrl: string; apiKey: string }[];
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const running: RunningTarget[] = await Promise.all(selectedTargets().map(startTarget));
-  project.provide('targets', running.map(({ name, baseUrl }) => ({ name, baseUrl })));
+  project.provide('targets', running.map(({ name, baseUrl, apiKey }) => ({ name, baseUrl, apiKey })));
   return async () => {
     await Promise.all(running.map((target) => target.stop()));
   };

@@ -2,16 +2,22 @@
  * The targets the shared cases run against, each started by the suite on a free loopback port:
  * today the mock (`npm run mock`); the real server joins here as a second target.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
-export type TargetName = 'mock';
+export type TargetName = 'mock' | 'server';
 
 export interface RunningTarget {
   name: TargetName;
   /** Base URL including `/v1`. */
   baseUrl: string;
+  /** A key the target accepts, with credits for the whole suite. */
+  apiKey: string;
   stop(): Promise<void>;
 }
 
@@ -19,7 +25,7 @@ const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const STARTUP_TIMEOUT_MS = 20_000;
 
 /** Starts `node <entry>` with PORT=0 and waits for its "listening on http://…/v1" line. */
-async function startProcess(name: TargetName, entry: string, env: Record<string, string> = {}): Promise<RunningTarget> {
+async function startProcess(name: TargetName, entry: string, apiKey: string, env: Record<string, string> = {}): Promise<RunningTarget> {
   const child: ChildProcess = spawn(process.execPath, [entry], {
     cwd: projectRoot,
     env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
@@ -51,6 +57,7 @@ async function startProcess(name: TargetName, entry: string, env: Record<string,
   return {
     name,
     baseUrl,
+    apiKey,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');
@@ -61,8 +68,30 @@ async function startProcess(name: TargetName, entry: string, env: Record<string,
   };
 }
 
+const run = promisify(execFile);
+
+/**
+ * The real server on a database of its own in a temporary folder, with a sandbox key issued by
+ * `key:create` (the command operators use) and a rate limit the suite cannot reach.
+ */
+async function startServer(): Promise<RunningTarget> {
+  const folder = await mkdtemp(join(tmpdir(), 'contract-server-'));
+  const env = { DATABASE_URL: join(folder, 'service.sqlite'), RATE_LIMIT: '1000000/60', JOB_TICK_MS: '20', LOG_LEVEL: 'warn' };
+  const created = await run(process.execPath, ['server/cli/keys.ts', 'create', '--credits', '1000000', '--sandbox', '--name', 'contract suite'], { cwd: projectRoot, env: { ...process.env, ...env } });
+  const apiKey = created.stdout.trim().split('\n').at(-1)!;
+  const target = await startProcess('server', 'server/main.ts', apiKey, env);
+  return {
+    ...target,
+    async stop() {
+      await target.stop();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
+
 const starters: Record<TargetName, () => Promise<RunningTarget>> = {
-  mock: () => startProcess('mock', 'mock/main.ts'),
+  mock: () => startProcess('mock', 'mock/main.ts', 'any-key-the-mock-accepts'),
+  server: startServer,
 };
 
 /** The targets to run: `CONTRACT_TARGETS` (comma-separated) or all of them. */

@@ -1,7 +1,6 @@
-/** The contract's error envelope and the four headers every answer carries, derived from its body. */
+/** The contract's error envelope and the four headers every answer carries, derived from its body (mock and server). */
 import { contractDocument } from './contract-document.ts';
 import { errorCatalog, type ErrorCode } from '../generated/errors.ts';
-import { newRequestId } from './request-id.ts';
 
 export type XCache = 'HIT' | 'MISS' | 'BYPASS';
 
@@ -27,7 +26,7 @@ const serverUrl = new URL((contractDocument.servers as { url: string }[])[0]!.ur
 const DOCS_BASE = `${serverUrl.origin}/docs/errors`;
 
 /** Status and error envelope for an error `code`; no error charges credits. */
-export function errorAnswer(code: ErrorCode, message: string, context: AnswerContext): { status: number; body: EnvelopeBody } {
+export function errorAnswer(code: ErrorCode, message: string, context: AnswerContext, requestId: string): { status: number; body: EnvelopeBody } {
   const { status, type } = errorCatalog[code];
   return {
     status,
@@ -37,7 +36,7 @@ export function errorAnswer(code: ErrorCode, message: string, context: AnswerCon
       endpoint: context.endpoint,
       credits_used: 0,
       credits_remaining: context.creditsRemaining,
-      request_id: newRequestId(),
+      request_id: requestId,
       cached: false,
       error: { code, type, message, status, doc_url: `${DOCS_BASE}#${code}` },
     },

@@ -1,0 +1,62 @@
+/**
+ * createApp: the whole service as an Express app, wired top to bottom: request id, route, key,
+ * rate limit, body, contract validation, idempotency, the operation (credits, cache, handler),
+ * and the one error handler that renders the error envelope.
+ */
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import { operations } from '../generated/operations.ts';
+import type { Clock } from './clock.ts';
+import type { ServerConfig } from './config.ts';
+import { authenticate } from './gateway/authenticate.ts';
+import { errorHandler } from './gateway/error-handler.ts';
+import { idempotency } from './gateway/idempotency.ts';
+import { bodyErrors, parseJsonBody } from './gateway/parse-body.ts';
+import { RateLimiter, rateLimit } from './gateway/rate-limit.ts';
+import { routeOperation } from './gateway/route-operation.ts';
+import { startCall } from './gateway/start-call.ts';
+import { contractValidator, validatorErrors } from './gateway/validator.ts';
+import { handlers } from './operations/index.ts';
+import { operationRoute } from './operations/pipeline.ts';
+import type { ProviderRegistry } from './providers/registry.ts';
+import type { Stores } from './store/index.ts';
+
+export interface AppDependencies {
+  config: Pick<ServerConfig, 'rateLimit' | 'checkResponseHeaders'>;
+  stores: Stores;
+  providers: ProviderRegistry;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** `/web/jobs/{job_id}` → `/v1/web/jobs/:job_id`. */
+function expressPath(path: string): string {
+  return `/v1${path.replace(/\{(\w+)\}/g, ':$1')}`;
+}
+
+export function createApp({ config, stores, providers, clock, logger }: AppDependencies): Express {
+  const sendOptions = { checkHeaders: config.checkResponseHeaders, logger };
+  const deps = { stores, providers, clock };
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use(startCall(logger));
+  app.use(routeOperation());
+  app.use(authenticate(stores.keys, clock));
+  app.use(rateLimit(new RateLimiter(clock), config.rateLimit));
+  app.use(parseJsonBody(), bodyErrors());
+  app.use(contractValidator());
+  app.use(idempotency(stores.idempotency, clock));
+
+  for (const operation of operations) {
+    const handler = handlers[operation.operationId];
+    if (!handler) throw new Error(`no handler for the contract's operation ${operation.operationId}`);
+    const method = operation.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
+    app[method](expressPath(operation.path), operationRoute(operation, handler, deps, sendOptions));
+  }
+
+  app.use(validatorErrors(logger));
+  app.use(errorHandler(stores, clock, sendOptions));
+  return app;
+}

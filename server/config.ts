@@ -1,0 +1,75 @@
+/**
+ * The server's configuration, read once from the environment into a typed object. A bad value
+ * stops start-up with a message naming the variable.
+ */
+import type { OperationId } from '../generated/operations.ts';
+
+export interface RateLimitPolicy {
+  requests: number;
+  windowSeconds: number;
+}
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** SQLite file, or `:memory:`. */
+  databaseUrl: string;
+  /** Default per-key policy; a key may carry its own. */
+  rateLimit: RateLimitPolicy;
+  /** Providers of live keys, per operation; an operation absent here answers 503 for live keys. */
+  providerRoutes: Partial<Record<OperationId, string>>;
+  /** Checks every answer's headers against the contract (development and test). */
+  checkResponseHeaders: boolean;
+  logLevel: string;
+  /** How often the job runner advances active jobs, in milliseconds. */
+  jobTickMs: number;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
+  return value;
+}
+
+/** `120/60`: requests per window of seconds. */
+export function parseRateLimit(text: string, name: string): RateLimitPolicy {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const requests = Number(match?.[1]);
+  const windowSeconds = Number(match?.[2]);
+  if (!match || requests < 1 || windowSeconds < 1) throw new ConfigError(`${name} must be REQUESTS/SECONDS with both at least 1, such as 120/60, got "${text}"`);
+  return { requests, windowSeconds };
+}
+
+function providerRoutes(env: NodeJS.ProcessEnv): ServerConfig['providerRoutes'] {
+  const text = env.PROVIDER_ROUTES;
+  if (!text) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`PROVIDER_ROUTES must be a JSON object of operationId to provider name, got "${text}"`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError('PROVIDER_ROUTES must be a JSON object of operationId to provider name');
+  }
+  return parsed as ServerConfig['providerRoutes'];
+}
+
+/** Reads the configuration; throws ConfigError naming the first bad variable. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || './data/wsdq.sqlite',
+    rateLimit: parseRateLimit(env.RATE_LIMIT || '120/60', 'RATE_LIMIT'),
+    providerRoutes: providerRoutes(env),
+    checkResponseHeaders: nodeEnv !== 'production',
+    logLevel: env.LOG_LEVEL || 'info',
+    jobTickMs: integer(env, 'JOB_TICK_MS', 100, 10, 60_000),
+  };
+}

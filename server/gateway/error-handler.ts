@@ -1,0 +1,36 @@
+/**
+ * The one error handler: every failure becomes the contract's error envelope. Credits drawn for
+ * the call are refunded, a claimed Idempotency-Key is released, and nothing internal leaks.
+ */
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { errorAnswer } from '../../lib/envelope.ts';
+import type { Clock } from '../clock.ts';
+import type { Stores } from '../store/index.ts';
+import { callOf } from './call.ts';
+import { sendEnvelope, type SendOptions } from './send.ts';
+import { ServiceError } from './service-error.ts';
+
+export function errorHandler(stores: Stores, clock: Clock, options: SendOptions): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const call = callOf(res);
+    const failure = error instanceof ServiceError ? error : new ServiceError('internal_error', `The request could not be processed. Report request id ${call.requestId}.`);
+    if (!(error instanceof ServiceError)) options.logger.error({ request_id: call.requestId, err: error }, 'unexpected failure');
+
+    if (call.key && call.charged > 0) {
+      call.creditsRemaining = stores.ledger.refund(call.key.id, call.charged, { requestId: call.requestId, operationId: call.operation?.operationId }, new Date(clock.now()));
+      call.charged = 0;
+    }
+    if (call.key && call.idempotencyKey) stores.idempotency.release(call.key.id, call.idempotencyKey);
+    if (call.key) call.creditsRemaining = stores.ledger.balance(call.key.id);
+
+    call.cached = false;
+    call.xCache = 'BYPASS';
+    const context = call.operation
+      ? { platform: call.operation.platform, endpoint: call.operation.path, creditsRemaining: call.creditsRemaining }
+      : { platform: failure.code === 'method_not_allowed' ? (req.path.split('/')[2] ?? 'unknown') : 'unknown', endpoint: req.path.replace(/^\/v1(?=\/)/, ''), creditsRemaining: call.creditsRemaining };
+    const { status, body } = errorAnswer(failure.code, failure.message, context, call.requestId);
+    sendEnvelope(res, status, body, failure.headers, options);
+  };
+}

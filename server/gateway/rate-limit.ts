@@ -1,0 +1,57 @@
+/**
+ * Per-key rate limits in fixed windows (in memory, per process), with the IETF RateLimit fields:
+ * 429 `rate_limited` with `Retry-After`, `RateLimit` and `RateLimit-Policy` when a key is over.
+ */
+import type { RequestHandler } from 'express';
+import type { Clock } from '../clock.ts';
+import type { RateLimitPolicy } from '../config.ts';
+import { callOf } from './call.ts';
+import { ServiceError } from './service-error.ts';
+
+const POLICY_NAME = 'per-key';
+
+interface Window {
+  startsAt: number;
+  count: number;
+}
+
+export class RateLimiter {
+  private readonly windows = new Map<string, Window>();
+  private readonly clock: Clock;
+
+  constructor(clock: Clock) {
+    this.clock = clock;
+  }
+
+  /** Counts one request of `keyId`; says whether it is allowed and what the fields should say. */
+  take(keyId: string, policy: RateLimitPolicy): { allowed: boolean; remaining: number; resetSeconds: number } {
+    const now = this.clock.now();
+    const windowMs = policy.windowSeconds * 1000;
+    const startsAt = now - (now % windowMs);
+    let window = this.windows.get(keyId);
+    if (!window || window.startsAt !== startsAt) {
+      window = { startsAt, count: 0 };
+      this.windows.set(keyId, window);
+    }
+    const resetSeconds = Math.max(1, Math.ceil((startsAt + windowMs - now) / 1000));
+    if (window.count >= policy.requests) return { allowed: false, remaining: 0, resetSeconds };
+    window.count += 1;
+    return { allowed: true, remaining: policy.requests - window.count, resetSeconds };
+  }
+}
+
+export function rateLimit(limiter: RateLimiter, defaultPolicy: RateLimitPolicy): RequestHandler {
+  return (_req, res, next) => {
+    const key = callOf(res).key!;
+    const policy = key.rateLimit ?? defaultPolicy;
+    const { allowed, remaining, resetSeconds } = limiter.take(key.id, policy);
+    if (!allowed) {
+      throw new ServiceError('rate_limited', `Rate limit reached: ${policy.requests} requests per ${policy.windowSeconds} seconds for this key. Retry in ${resetSeconds} seconds.`, {
+        'Retry-After': String(resetSeconds),
+        RateLimit: `"${POLICY_NAME}";r=${remaining};t=${resetSeconds}`,
+        'RateLimit-Policy': `"${POLICY_NAME}";q=${policy.requests};w=${policy.windowSeconds}`,
+      });
+    }
+    next();
+  };
+}

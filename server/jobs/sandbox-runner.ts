@@ -1,0 +1,98 @@
+/**
+ * Runs sandbox jobs to completion, one step per job per tick: queued → running, then one page
+ * per tick (each charged `x-credit-cost-per-page`), then completed. State lives in the store, so a
+ * restarted server picks up where it stopped; a page is stored and charged in one step, never twice.
+ */
+import { operations } from '../../generated/operations.ts';
+import { timestamp, type Clock } from '../clock.ts';
+import { sandboxAgentAnswer, sandboxCrawlUrls, sandboxDocument } from '../providers/sandbox/web-jobs.ts';
+import { failOnMagicUrl } from '../providers/sandbox/magic-failures.ts';
+import { ProviderError } from '../providers/types.ts';
+import type { Job, StoredJob } from '../store/jobs.ts';
+import type { Stores } from '../store/index.ts';
+import { inTransaction } from '../store/database.ts';
+
+const PER_PAGE_COST = Object.fromEntries(operations.map((row) => [row.operationId, row.creditCostPerPage]));
+const PAGE_COST: Record<Job['kind'], number> = {
+  crawl: PER_PAGE_COST.crawlWebsite ?? 0,
+  batch_scrape: PER_PAGE_COST.batchScrapeWebPages ?? 0,
+  agent: 0,
+};
+
+function formatsOf(request: Record<string, unknown>): string[] {
+  return String(request.formats ?? 'markdown,metadata').split(',');
+}
+
+/** The URLs a job visits, in order: fixed when it starts, so a restart visits the same ones. */
+function plannedUrls(stored: StoredJob): string[] {
+  const { request, job } = stored;
+  if (job.kind === 'batch_scrape') return [...new Set((request.urls as string[]).filter((url) => !job.invalid_urls.includes(url)))];
+  if (job.kind === 'crawl') return sandboxCrawlUrls(String(request.url), Number(request.limit ?? 100), Number(request.max_depth ?? 3));
+  return [];
+}
+
+export class SandboxJobRunner {
+  private readonly stores: Stores;
+  private readonly clock: Clock;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(stores: Stores, clock: Clock) {
+    this.stores = stores;
+    this.clock = clock;
+  }
+
+  start(tickMs: number): void {
+    this.timer = setInterval(() => this.tick(), tickMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Advances every active sandbox job by one step; each step is one transaction (page, charge and record together). */
+  tick(): void {
+    for (const stored of this.stores.jobs.active()) {
+      if (stored.sandbox) inTransaction(this.stores.database, () => this.step(stored));
+    }
+  }
+
+  private step(stored: StoredJob): void {
+    const now = timestamp(this.clock.now());
+    const job: Job = { ...stored.job, updated_at: now };
+    if (job.status === 'queued') {
+      const urls = plannedUrls(stored);
+      this.stores.jobs.save({ ...job, status: 'running', started_at: now, pages_total: job.kind === 'agent' ? 0 : urls.length });
+      return;
+    }
+    if (job.kind === 'agent') {
+      const answer = sandboxAgentAnswer(String(stored.request.url), String(stored.request.prompt), String(stored.request.model ?? 'spark-1-mini'));
+      this.stores.jobs.save({ ...job, status: 'completed', completed_at: now, answer });
+      return;
+    }
+    const urls = plannedUrls(stored);
+    const seq = job.pages_completed + job.pages_failed;
+    const url = urls[seq];
+    if (url === undefined) {
+      this.stores.jobs.save({ ...job, status: 'completed', completed_at: now });
+      return;
+    }
+    try {
+      failOnMagicUrl(url);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      this.stores.jobs.addPage(job.id, seq + 1, { url, document: null, error: { code: error.code, message: error.message }, completed_at: now });
+      this.stores.jobs.save({ ...job, pages_failed: job.pages_failed + 1 });
+      return;
+    }
+    const cost = PAGE_COST[job.kind];
+    const charge = this.stores.ledger.charge(stored.keyId, cost, { jobId: job.id, operationId: job.kind === 'crawl' ? 'crawlWebsite' : 'batchScrapeWebPages' }, new Date(this.clock.now()));
+    if (!charge.ok) {
+      this.stores.jobs.save({ ...job, status: 'failed', completed_at: now, error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page (${cost} credit${cost === 1 ? '' : 's'}); the pages stored so far are kept.` } });
+      return;
+    }
+    const document = sandboxDocument(url, formatsOf(stored.request), { onlyMainContent: stored.request.only_main_content !== false });
+    this.stores.jobs.addPage(job.id, seq + 1, { url: document.url, document, error: null, completed_at: now });
+    this.stores.jobs.save({ ...job, pages_completed: job.pages_completed + 1, credits_used: job.credits_used + cost });
+  }
+}

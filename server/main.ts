@@ -1,0 +1,58 @@
+/**
+ * `npm start`: serves the service at http://127.0.0.1:3000/v1 (PORT overrides) on the embedded
+ * database (DATABASE_URL, default ./data/wsdq.sqlite). SIGTERM or SIGINT lets in-flight requests
+ * finish, then closes the database.
+ */
+import { createApp } from './app.ts';
+import { systemClock } from './clock.ts';
+import { ConfigError, readConfig } from './config.ts';
+import { SandboxJobRunner } from './jobs/sandbox-runner.ts';
+import { createLogger } from './logger.ts';
+import { ProviderRegistry } from './providers/registry.ts';
+import { sandboxProvider } from './providers/sandbox/index.ts';
+import { openStores } from './store/index.ts';
+
+let config;
+try {
+  config = readConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`Configuration error: ${error.message}`);
+  process.exit(2);
+}
+
+const logger = createLogger(config.logLevel);
+const stores = openStores(config.databaseUrl);
+let providers: ProviderRegistry;
+try {
+  providers = new ProviderRegistry(config.providerRoutes, {}, sandboxProvider);
+} catch (error) {
+  console.error(`Configuration error: ${(error as Error).message}`);
+  process.exit(2);
+}
+const runner = new SandboxJobRunner(stores, systemClock);
+runner.start(config.jobTickMs);
+const app = createApp({ config, stores, providers, clock: systemClock, logger });
+
+const server = app.listen(config.port, config.host, () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  console.log(`Web and Social Data Query Service listening on http://${config.host}:${port}/v1 (database ${config.databaseUrl})`);
+});
+
+function shutdown(signal: string): void {
+  console.log(`${signal} received: finishing in-flight requests`);
+  runner.stop();
+  server.close(() => {
+    stores.database.close();
+    console.log('stopped');
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+  setTimeout(() => {
+    console.error('in-flight requests did not finish within 10 s; closing anyway');
+    process.exit(1);
+  }, 10_000).unref();
+}
+process.once('SIGTERM', () => shutdown('SIGTERM'));
+process.once('SIGINT', () => shutdown('SIGINT'));

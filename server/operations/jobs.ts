@@ -1,0 +1,142 @@
+/** Crawl, batch scrape and agent submissions, and the jobs they create: list, get (with pages), cancel or delete. */
+import type { OperationId } from '../../generated/operations.ts';
+import { ulid } from '../../lib/request-id.ts';
+import { timestamp } from '../clock.ts';
+import { ServiceError } from '../gateway/service-error.ts';
+import { decodeCursor } from '../store/cursor.ts';
+import { TERMINAL_STATUSES, type Job } from '../store/jobs.ts';
+import type { OperationContext, OperationHandler } from './types.ts';
+
+const DEFAULT_PAGE_SIZE = 20;
+
+function invalid(problem: string): ServiceError {
+  return new ServiceError('invalid_parameters', `Invalid parameters: ${problem}.`);
+}
+
+function requireJobRunner(context: OperationContext): void {
+  if (!context.deps.providers.runsJobs(context.key)) {
+    throw new ServiceError('provider_unavailable', `No provider is configured for ${context.operation.path.slice(1)} jobs; no credits were used.`);
+  }
+}
+
+function checkPathPatterns(body: Record<string, any>): void {
+  for (const field of ['include_paths', 'exclude_paths']) {
+    for (const pattern of String(body[field] ?? '').split(',').filter(Boolean)) {
+      try {
+        new RegExp(pattern);
+      } catch (error) {
+        throw invalid(`body.${field} pattern "${pattern}" is not a regular expression: ${(error as Error).message}`);
+      }
+    }
+  }
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Splits a batch's URLs into distinct valid ones and invalid ones; refuses invalid ones unless told to skip them. */
+function batchUrls(body: Record<string, any>): { valid: string[]; invalid: string[] } {
+  const urls = body.urls as string[];
+  const invalidUrls = urls.filter((url) => !isHttpUrl(url));
+  const valid = [...new Set(urls.filter(isHttpUrl))];
+  if (invalidUrls.length > 0 && body.ignore_invalid_urls !== true) {
+    throw invalid(`body.urls holds URLs that are not absolute http or https URLs: ${invalidUrls.map((url) => JSON.stringify(url)).join(', ')}`);
+  }
+  if (valid.length === 0) throw invalid('body.urls holds no valid URL');
+  return { valid, invalid: invalidUrls };
+}
+
+function newJob(context: OperationContext, kind: Job['kind'], fields: Partial<Job>): Job {
+  const now = context.deps.clock.now();
+  return {
+    id: `job_${ulid(now)}`,
+    kind,
+    status: 'queued',
+    url: null,
+    created_at: timestamp(now),
+    updated_at: timestamp(now),
+    started_at: null,
+    completed_at: null,
+    pages_total: null,
+    pages_completed: 0,
+    pages_failed: 0,
+    credits_used: context.operation.creditCost,
+    webhook_url: context.body?.webhook_url ?? null,
+    invalid_urls: [],
+    error: null,
+    answer: null,
+    ...fields,
+  };
+}
+
+function submit(kind: Job['kind'], check: (context: OperationContext) => void, fields: (context: OperationContext) => Partial<Job>): OperationHandler {
+  return {
+    check(context) {
+      check(context);
+      requireJobRunner(context);
+    },
+    run(context) {
+      const job = newJob(context, kind, fields(context));
+      context.deps.stores.jobs.insert({ job, keyId: context.key.id, sandbox: context.key.sandbox, request: context.body ?? {} });
+      return { job };
+    },
+  };
+}
+
+function listLimit(context: OperationContext): number {
+  return Number(context.query.limit ?? DEFAULT_PAGE_SIZE);
+}
+
+function ownedJob(context: OperationContext): Job {
+  const stored = context.deps.stores.jobs.get(context.key.id, context.params.job_id!);
+  if (!stored) throw new ServiceError('resource_not_found', `No job ${context.params.job_id} for this API key.`);
+  return stored.job;
+}
+
+export const jobHandlers: Partial<Record<OperationId, OperationHandler>> = {
+  crawlWebsite: submit('crawl', ({ body }) => checkPathPatterns(body!), ({ body }) => ({ url: body!.url })),
+  batchScrapeWebPages: submit('batch_scrape', ({ body }) => void batchUrls(body!), ({ body }) => {
+    const { valid, invalid: skipped } = batchUrls(body!);
+    return { pages_total: valid.length, invalid_urls: skipped };
+  }),
+  runWebAgent: submit('agent', () => undefined, ({ body }) => ({ url: body!.url, pages_total: 0, webhook_url: null })),
+
+  listJobs: {
+    run(context) {
+      const cursor = context.query.cursor as string | undefined;
+      const after = cursor === undefined ? undefined : decodeCursor(cursor, 'jobs', context.key.id);
+      if (cursor !== undefined && after === undefined) throw invalid('query.cursor was not issued for this list');
+      const { jobs, nextCursor } = context.deps.stores.jobs.list(context.key.id, listLimit(context), after);
+      return { jobs, next_cursor: nextCursor };
+    },
+  },
+
+  getJob: {
+    run(context) {
+      const job = ownedJob(context);
+      const page = context.deps.stores.jobs.pages(context.key.id, job, listLimit(context), context.query.cursor as string | undefined);
+      if (page === 'bad-cursor') throw invalid('query.cursor was not issued for the pages of this job');
+      return { job, pages: page.pages, next_cursor: page.nextCursor };
+    },
+  },
+
+  deleteJob: {
+    run(context) {
+      const job = ownedJob(context);
+      if (TERMINAL_STATUSES.includes(job.status)) {
+        context.deps.stores.jobs.remove(job.id);
+        return { job, deleted: true };
+      }
+      const now = timestamp(context.deps.clock.now());
+      const cancelled: Job = { ...job, status: 'cancelled', updated_at: now, completed_at: now };
+      context.deps.stores.jobs.save(cancelled);
+      return { job: cancelled, deleted: false };
+    },
+  },
+};

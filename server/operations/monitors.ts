@@ -1,0 +1,150 @@
+/** Monitors as records: create, list, get, update (status and schedule), delete. Scheduling checks comes with the web provider. */
+import type { OperationId } from '../../generated/operations.ts';
+import { ulid } from '../../lib/request-id.ts';
+import { timestamp } from '../clock.ts';
+import { ServiceError } from '../gateway/service-error.ts';
+import { decodeCursor } from '../store/cursor.ts';
+import type { Monitor } from '../store/monitors.ts';
+import type { OperationContext, OperationHandler } from './types.ts';
+
+const SCHEDULE_FIELDS = ['cadence_minutes', 'schedule_text', 'schedule_cron'] as const;
+const DEFAULT_CADENCE_MINUTES = 60;
+const MIN_INTERVAL_MINUTES = 5;
+const MAX_INTERVAL_MINUTES = 7 * 24 * 60;
+const UNIT_MINUTES: Record<string, number> = { minute: 1, hour: 60, day: 24 * 60 };
+
+function invalid(problem: string): ServiceError {
+  return new ServiceError('invalid_parameters', `Invalid parameters: ${problem}.`);
+}
+
+function checkScheduleFields(body: Record<string, unknown>): void {
+  const given = SCHEDULE_FIELDS.filter((field) => body[field] !== undefined);
+  if (given.length > 1) throw invalid(`give at most one of body.cadence_minutes, body.schedule_text and body.schedule_cron (got ${given.map((field) => `body.${field}`).join(', ')})`);
+  const every = /^every (\d+) (minute|hour|day)s?$/.exec(String(body.schedule_text ?? ''));
+  if (every) {
+    const minutes = Number(every[1]) * UNIT_MINUTES[every[2]!]!;
+    if (minutes < MIN_INTERVAL_MINUTES || minutes > MAX_INTERVAL_MINUTES) throw invalid(`body.schedule_text "${String(body.schedule_text)}" must be between 5 minutes and 7 days`);
+  }
+  if (body.timezone !== undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: String(body.timezone) });
+    } catch {
+      throw invalid(`body.timezone "${String(body.timezone)}" is not an IANA time zone`);
+    }
+  }
+}
+
+/** Rules across the fields of a monitor as it would be saved. */
+function checkMonitor(monitor: Pick<Monitor, 'mode' | 'query' | 'judge_enabled' | 'goal'>): void {
+  if (monitor.mode === 'search' && !monitor.query) throw invalid('body.query is required with mode search');
+  if (monitor.mode === 'scrape' && monitor.query) throw invalid('body.query is only accepted with mode search');
+  if (monitor.judge_enabled && !monitor.goal) throw invalid('body.judge_enabled needs a body.goal');
+}
+
+function checkCapabilities(context: OperationContext, monitor: Pick<Monitor, 'mode' | 'judge_enabled'>): void {
+  if (context.key.sandbox) return;
+  if (monitor.mode === 'search') throw new ServiceError('capability_unavailable', 'Monitors in mode search need a search provider, and none is configured; no credits were used.');
+  if (monitor.judge_enabled) throw new ServiceError('capability_unavailable', 'judge_enabled needs a judge provider, and none is configured; no credits were used.');
+}
+
+function ownedMonitor(context: OperationContext): Monitor {
+  const monitor = context.deps.stores.monitors.get(context.key.id, context.params.monitor_id!);
+  if (!monitor) throw new ServiceError('resource_not_found', `No monitor ${context.params.monitor_id} for this API key.`);
+  return monitor;
+}
+
+function created(context: OperationContext): Monitor {
+  const body = context.body!;
+  const now = timestamp(context.deps.clock.now());
+  const anySchedule = SCHEDULE_FIELDS.some((field) => body[field] !== undefined);
+  return {
+    id: `mon_${ulid(context.deps.clock.now())}`,
+    url: body.url,
+    name: body.name ?? body.url,
+    mode: body.mode ?? 'scrape',
+    cadence_minutes: anySchedule ? (body.cadence_minutes ?? null) : DEFAULT_CADENCE_MINUTES,
+    schedule_text: body.schedule_text ?? null,
+    schedule_cron: body.schedule_cron ?? null,
+    timezone: body.timezone ?? 'UTC',
+    webhook_url: body.webhook_url ?? null,
+    query: body.query ?? null,
+    goal: body.goal ?? null,
+    retention_days: body.retention_days ?? 30,
+    judge_enabled: body.judge_enabled ?? false,
+    status: 'active',
+    created_at: now,
+    updated_at: now,
+    next_check_at: now,
+    last_check: null,
+  };
+}
+
+function updated(context: OperationContext, monitor: Monitor): Monitor {
+  const body = context.body ?? {};
+  const now = timestamp(context.deps.clock.now());
+  const next: Monitor = { ...monitor, updated_at: now };
+  for (const field of ['name', 'webhook_url', 'query', 'goal', 'retention_days', 'judge_enabled', 'timezone'] as const) {
+    if (body[field] !== undefined) (next as Record<string, unknown>)[field] = body[field];
+  }
+  const newSchedule = SCHEDULE_FIELDS.find((field) => body[field] !== undefined);
+  if (newSchedule) {
+    for (const field of SCHEDULE_FIELDS) (next as Record<string, unknown>)[field] = field === newSchedule ? body[field] : null;
+  }
+  if (body.status !== undefined) next.status = body.status;
+  const rescheduled = newSchedule !== undefined || body.timezone !== undefined || (body.status === 'active' && monitor.status === 'paused');
+  if (next.status === 'paused') next.next_check_at = null;
+  else if (rescheduled) next.next_check_at = now;
+  return next;
+}
+
+export const monitorHandlers: Partial<Record<OperationId, OperationHandler>> = {
+  createMonitor: {
+    check(context) {
+      checkScheduleFields(context.body!);
+      const draft = { mode: context.body!.mode ?? 'scrape', query: context.body!.query ?? null, judge_enabled: context.body!.judge_enabled ?? false, goal: context.body!.goal ?? null };
+      checkMonitor(draft);
+      checkCapabilities(context, draft);
+    },
+    run(context) {
+      const monitor = created(context);
+      context.deps.stores.monitors.insert(context.key.id, monitor);
+      return { monitor };
+    },
+  },
+
+  listMonitors: {
+    run(context) {
+      const cursor = context.query.cursor as string | undefined;
+      const after = cursor === undefined ? undefined : decodeCursor(cursor, 'monitors', context.key.id);
+      if (cursor !== undefined && after === undefined) throw invalid('query.cursor was not issued for this list');
+      const { monitors, nextCursor } = context.deps.stores.monitors.list(context.key.id, Number(context.query.limit ?? 20), after);
+      return { monitors, next_cursor: nextCursor };
+    },
+  },
+
+  getMonitor: {
+    run: (context) => ({ monitor: ownedMonitor(context) }),
+  },
+
+  updateMonitor: {
+    check(context) {
+      checkScheduleFields(context.body ?? {});
+      const next = updated(context, ownedMonitor(context));
+      checkMonitor(next);
+      checkCapabilities(context, next);
+    },
+    run(context) {
+      const monitor = updated(context, ownedMonitor(context));
+      context.deps.stores.monitors.save(monitor);
+      return { monitor };
+    },
+  },
+
+  deleteMonitor: {
+    run(context) {
+      const monitor = ownedMonitor(context);
+      context.deps.stores.monitors.remove(monitor.id);
+      return { monitor, deleted: true };
+    },
+  },
+};

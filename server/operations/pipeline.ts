@@ -1,0 +1,105 @@
+/**
+ * The route of one operation, after the gateway's checks: cross-parameter rules and availability,
+ * the credit charge, the cache, the handler, and the success envelope. A failure anywhere goes to
+ * the error handler, which refunds the charge.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import type { OperationRow } from '../../generated/operations.ts';
+import type { EnvelopeBody } from '../../lib/envelope.ts';
+import { envelopeHeaders } from '../../lib/envelope.ts';
+import { callOf } from '../gateway/call.ts';
+import { sendEnvelope, type SendOptions } from '../gateway/send.ts';
+import { ServiceError } from '../gateway/service-error.ts';
+import type { Dependencies, OperationContext, OperationHandler } from './types.ts';
+
+const WINDOW_SECONDS_DEFAULT = 900;
+
+function wantsFresh(req: Request): boolean {
+  return /(^|,)\s*no-cache\s*(,|$)/i.test(req.get('cache-control') ?? '');
+}
+
+/** How long a cached result may serve this call, in ms, or undefined when the cache is not consulted. */
+function usableAgeMs(operation: OperationRow, req: Request, query: Record<string, unknown>): number | undefined {
+  if (!operation.cache || wantsFresh(req)) return undefined;
+  if (operation.cache.mode === 'max_age') {
+    const maxAge = Number(query[operation.cache.parameter] ?? 0);
+    return maxAge > 0 ? maxAge : undefined;
+  }
+  if (query.fresh === true) return undefined;
+  return (operation.cache.ttlSeconds ?? WINDOW_SECONDS_DEFAULT) * 1000;
+}
+
+function cacheKey(context: OperationContext): string {
+  const { operation, key, query } = context;
+  const parameters = Object.entries(query)
+    .filter(([name]) => name !== 'fresh' && !(operation.cache?.mode === 'max_age' && name === operation.cache.parameter))
+    .sort(([a], [b]) => a.localeCompare(b));
+  return `${key.sandbox ? 'sandbox' : 'live'}:${operation.operationId}:${JSON.stringify(parameters)}`;
+}
+
+async function dataFor(context: OperationContext, handler: OperationHandler, req: Request): Promise<Record<string, unknown>> {
+  const { operation, call, deps } = context;
+  if (!operation.cache) return handler.run(context);
+  const key = cacheKey(context);
+  const usableMs = usableAgeMs(operation, req, context.query);
+  if (usableMs !== undefined) {
+    const stored = deps.stores.cache.get(key);
+    if (stored && deps.clock.now() - stored.storedAtMs < usableMs) {
+      call.cached = true;
+      call.xCache = 'HIT';
+      return stored.data;
+    }
+    call.xCache = 'MISS';
+  }
+  const data = await handler.run(context);
+  deps.stores.cache.put(key, data, deps.clock.now());
+  return data;
+}
+
+function abortOnHangUp(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('the caller hung up'));
+  });
+  return controller.signal;
+}
+
+/** The Express handler of `operation`. */
+export function operationRoute(operation: OperationRow, handler: OperationHandler, deps: Dependencies, options: SendOptions): RequestHandler {
+  return async (req, res) => {
+    const call = callOf(res);
+    const key = call.key!;
+    const context: OperationContext = {
+      operation, call, key, deps,
+      query: req.query as Record<string, unknown>,
+      body: req.body as Record<string, any> | undefined,
+      params: req.params as Record<string, string>,
+      signal: abortOnHangUp(res),
+    };
+    handler.check?.(context);
+
+    const charge = deps.stores.ledger.charge(key.id, operation.creditCost, { requestId: call.requestId, operationId: operation.operationId }, new Date(deps.clock.now()));
+    call.creditsRemaining = charge.balance;
+    if (!charge.ok) {
+      throw new ServiceError('insufficient_credits', `Insufficient credits: ${operation.path.slice(1)} costs ${operation.creditCost} credit${operation.creditCost === 1 ? '' : 's'}, the balance is ${charge.balance}.`);
+    }
+    call.charged = operation.creditCost;
+
+    const data = await dataFor(context, handler, req);
+    const body: EnvelopeBody = {
+      success: true,
+      platform: operation.platform,
+      endpoint: operation.path,
+      credits_used: call.charged,
+      credits_remaining: call.creditsRemaining,
+      request_id: call.requestId,
+      cached: call.cached,
+      data,
+    };
+    sendEnvelope(res, 200, body, {}, options);
+    // Stored only once the answer passed the contract's response validation and went out as a 200.
+    if (call.idempotencyKey && res.statusCode === 200) {
+      deps.stores.idempotency.complete(key.id, call.idempotencyKey, { status: 200, headers: envelopeHeaders(body, call.xCache), body: JSON.stringify(body) });
+    }
+  };
+}

@@ -1,0 +1,36 @@
+/** What an operation handler gets and gives. */
+import type { OperationRow } from '../../generated/operations.ts';
+import type { Clock } from '../clock.ts';
+import type { Call } from '../gateway/call.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
+import type { ApiKey } from '../store/api-keys.ts';
+import type { Stores } from '../store/index.ts';
+
+export interface Dependencies {
+  stores: Stores;
+  providers: ProviderRegistry;
+  clock: Clock;
+}
+
+export interface OperationContext {
+  operation: OperationRow;
+  call: Call;
+  key: ApiKey;
+  /** Query parameters as validated (and typed) by the contract validator. */
+  query: Record<string, unknown>;
+  body: Record<string, any> | undefined;
+  params: Record<string, string>;
+  /** Aborted when the caller hangs up. */
+  signal: AbortSignal;
+  deps: Dependencies;
+}
+
+export interface OperationHandler {
+  /**
+   * Refuses what the contract's schemas cannot express (rules across parameters) and what this
+   * deployment cannot serve, before any credit is drawn.
+   */
+  check?(context: OperationContext): void;
+  /** The operation's `data`. */
+  run(context: OperationContext): Promise<Record<string, unknown>> | Record<string, unknown>;
+}

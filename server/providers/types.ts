@@ -1,0 +1,33 @@
+/** What a data provider is: the upstream behind an operation, real or the built-in sandbox. */
+import type { ErrorCode } from '../../generated/errors.ts';
+import type { OperationId } from '../../generated/operations.ts';
+
+/** Operations answered synchronously by a provider: their `data` comes straight from it. */
+export type DataOperationId = Extract<
+  OperationId,
+  'scrapeWebPage' | 'searchWeb' | 'mapWebsite' | 'extractWebData' | 'listCollectionVideos' | 'getPriceHistory' | 'getMicroblogPost' | 'listSocialEvents'
+>;
+
+export interface ProviderCall {
+  operationId: DataOperationId;
+  /** Query parameters as validated by the contract: integers and booleans already typed; absent ones absent. */
+  query: Record<string, unknown>;
+  /** Aborted when the caller's time runs out or the server shuts down. */
+  signal: AbortSignal;
+}
+
+/** One provider: answers the `data` of the operations routed to it. */
+export interface DataProvider {
+  readonly name: string;
+  fetch(call: ProviderCall): Promise<Record<string, unknown>>;
+}
+
+/** A failure of the upstream, with the contract's error code for it. */
+export class ProviderError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}

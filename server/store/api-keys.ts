@@ -1,0 +1,140 @@
+/** API keys: issued with a random secret, stored only as its SHA-256, found and compared in constant time. */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ulid } from '../../lib/request-id.ts';
+import { inTransaction, type Database } from './database.ts';
+
+export const PLATFORM_SCOPES = ['web', 'shortvideo', 'finance', 'microblog', 'socialnet'] as const;
+export type Scope = (typeof PLATFORM_SCOPES)[number];
+
+export interface ApiKey {
+  id: string;
+  keyPrefix: string;
+  name: string | null;
+  sandbox: boolean;
+  scopes: Scope[];
+  balance: number;
+  rateLimit: { requests: number; windowSeconds: number } | null;
+  webhookSecret: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface NewKeyOptions {
+  credits: number;
+  scopes?: Scope[];
+  sandbox?: boolean;
+  expiresAt?: string | null;
+  name?: string | null;
+  rateLimit?: { requests: number; windowSeconds: number } | null;
+}
+
+interface KeyRow {
+  id: string;
+  key_hash: string;
+  key_prefix: string;
+  name: string | null;
+  sandbox: number;
+  scopes: string;
+  balance: number;
+  rate_limit_requests: number | null;
+  rate_limit_window_seconds: number | null;
+  webhook_secret: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+function randomBase62(length: number): string {
+  const bytes = randomBytes(length * 2);
+  let text = '';
+  for (let i = 0; text.length < length; i++) {
+    const byte = bytes[i % bytes.length]!;
+    if (byte < 248) text += BASE62[byte % 62];
+  }
+  return text;
+}
+
+/** SHA-256 of a key: keys are 190 bits of randomness, so a fast hash cannot be brute-forced. */
+export function hashKey(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+function toApiKey(row: KeyRow): ApiKey {
+  return {
+    id: row.id,
+    keyPrefix: row.key_prefix,
+    name: row.name,
+    sandbox: row.sandbox === 1,
+    scopes: row.scopes.split(',').filter(Boolean) as Scope[],
+    balance: row.balance,
+    rateLimit: row.rate_limit_requests && row.rate_limit_window_seconds ? { requests: row.rate_limit_requests, windowSeconds: row.rate_limit_window_seconds } : null,
+    webhookSecret: row.webhook_secret,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export class ApiKeyStore {
+  private readonly database: Database;
+
+  constructor(database: Database) {
+    this.database = database;
+  }
+
+  /** Issues a key; the secret is returned here once and never stored. Its credits are the first ledger entry. */
+  create(options: NewKeyOptions, now: Date = new Date()): { key: ApiKey; secret: string } {
+    const secret = `wsdq_${options.sandbox ? 'test' : 'live'}_${randomBase62(32)}`;
+    const id = `key_${ulid(now.getTime())}`;
+    const createdAt = now.toISOString();
+    inTransaction(this.database, () => {
+      this.database
+        .prepare(`INSERT INTO api_keys (id, key_hash, key_prefix, name, sandbox, scopes, balance, rate_limit_requests, rate_limit_window_seconds, webhook_secret, created_at, expires_at)
+                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(
+          id, hashKey(secret), secret.slice(0, 14), options.name ?? null, options.sandbox ? 1 : 0,
+          (options.scopes ?? [...PLATFORM_SCOPES]).join(','), options.credits,
+          options.rateLimit?.requests ?? null, options.rateLimit?.windowSeconds ?? null,
+          `whsec_${randomBytes(24).toString('base64')}`, createdAt, options.expiresAt ?? null,
+        );
+      if (options.credits > 0) {
+        this.database
+          .prepare(`INSERT INTO ledger (key_id, kind, amount, balance_after, created_at) VALUES (?, 'top_up', ?, ?, ?)`)
+          .run(id, options.credits, options.credits, createdAt);
+      }
+    });
+    return { key: this.get(id)!, secret };
+  }
+
+  /** The key whose secret this is, compared in constant time, or undefined. */
+  findBySecret(secret: string): ApiKey | undefined {
+    const hash = hashKey(secret);
+    const row = this.database.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hash) as KeyRow | undefined;
+    if (!row) return undefined;
+    const matches = timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'));
+    return matches ? toApiKey(row) : undefined;
+  }
+
+  get(id: string): ApiKey | undefined {
+    const row = this.database.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
+    return row ? toApiKey(row) : undefined;
+  }
+
+  /** A key by its id or by the prefix shown in listings. */
+  find(idOrPrefix: string): ApiKey | undefined {
+    const row = this.database.prepare('SELECT * FROM api_keys WHERE id = ? OR key_prefix = ?').get(idOrPrefix, idOrPrefix) as KeyRow | undefined;
+    return row ? toApiKey(row) : undefined;
+  }
+
+  list(): ApiKey[] {
+    return (this.database.prepare('SELECT * FROM api_keys ORDER BY id').all() as unknown as KeyRow[]).map(toApiKey);
+  }
+
+  /** Revokes a key; later calls with it answer 401 api_key_revoked. */
+  revoke(id: string, now: Date = new Date()): boolean {
+    return this.database.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now.toISOString(), id).changes === 1;
+  }
+}

@@ -1,0 +1,52 @@
+/** The embedded SQLite database (node:sqlite): opened once, migrated to the latest schema at start-up. */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { MIGRATIONS } from './migrations.ts';
+
+export type Database = DatabaseSync;
+
+/** Opens (creating if needed) the database at `location` (a file path or `:memory:`) and migrates it. */
+export function openDatabase(location: string): Database {
+  if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
+  const database = new DatabaseSync(location);
+  database.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;');
+  migrate(database);
+  return database;
+}
+
+function migrate(database: Database): void {
+  database.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const applied = new Set((database.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((row) => row.version));
+  for (const [index, sql] of MIGRATIONS.entries()) {
+    const version = index + 1;
+    if (applied.has(version)) continue;
+    inTransaction(database, () => {
+      database.exec(sql);
+      database.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, new Date().toISOString());
+    });
+  }
+}
+
+const depths = new WeakMap<Database, number>();
+
+/**
+ * Runs `work` in one write transaction (BEGIN IMMEDIATE, so another process cannot interleave a
+ * write); nested calls become savepoints of the outer transaction, so steps compose atomically.
+ */
+export function inTransaction<T>(database: Database, work: () => T): T {
+  const depth = depths.get(database) ?? 0;
+  const savepoint = `nested_${depth}`;
+  database.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
+  depths.set(database, depth + 1);
+  try {
+    const result = work();
+    database.exec(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
+    return result;
+  } catch (error) {
+    database.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+    throw error;
+  } finally {
+    depths.set(database, depth);
+  }
+}

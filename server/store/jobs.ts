@@ -1,0 +1,96 @@
+/** Jobs (crawl, batch scrape, agent) and their stored pages, per API key, newest first. */
+import type { components } from '../../generated/types.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+import type { Database } from './database.ts';
+
+export type Job = components['schemas']['Job'];
+export type JobPage = components['schemas']['JobPage'];
+export type JobStatus = components['schemas']['JobStatus'];
+
+/** What the job runner needs beyond the record: who owns it and what was asked. */
+export interface StoredJob {
+  job: Job;
+  keyId: string;
+  sandbox: boolean;
+  request: Record<string, unknown>;
+}
+
+export const TERMINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
+
+interface JobRow {
+  key_id: string;
+  sandbox: number;
+  request: string;
+  record: string;
+}
+
+function toStoredJob(row: JobRow): StoredJob {
+  return { job: JSON.parse(row.record), keyId: row.key_id, sandbox: row.sandbox === 1, request: JSON.parse(row.request) };
+}
+
+export class JobStore {
+  private readonly database: Database;
+
+  constructor(database: Database) {
+    this.database = database;
+  }
+
+  insert(stored: StoredJob): void {
+    this.database
+      .prepare('INSERT INTO jobs (id, key_id, sandbox, kind, status, request, record, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(stored.job.id, stored.keyId, stored.sandbox ? 1 : 0, stored.job.kind, stored.job.status, JSON.stringify(stored.request), JSON.stringify(stored.job), stored.job.created_at);
+  }
+
+  /** Writes the record back (its status column follows it). */
+  save(job: Job): void {
+    this.database.prepare('UPDATE jobs SET status = ?, record = ? WHERE id = ?').run(job.status, JSON.stringify(job), job.id);
+  }
+
+  /** The job if it belongs to `keyId`. */
+  get(keyId: string, jobId: string): StoredJob | undefined {
+    const row = this.database.prepare('SELECT key_id, sandbox, request, record FROM jobs WHERE id = ? AND key_id = ?').get(jobId, keyId) as JobRow | undefined;
+    return row ? toStoredJob(row) : undefined;
+  }
+
+  /** Jobs still to progress, oldest first, whoever owns them. */
+  active(): StoredJob[] {
+    return (this.database.prepare(`SELECT key_id, sandbox, request, record FROM jobs WHERE status IN ('queued', 'running') ORDER BY id`).all() as unknown as JobRow[]).map(toStoredJob);
+  }
+
+  /** One page of a key's jobs, newest first. `cursor` was decoded by the caller. */
+  list(keyId: string, limit: number, after: string | undefined): { jobs: Job[]; nextCursor: string | null } {
+    const rows = this.database
+      .prepare(`SELECT record, id FROM jobs WHERE key_id = ? AND (? IS NULL OR id < ?) ORDER BY id DESC LIMIT ?`)
+      .all(keyId, after ?? null, after ?? null, limit + 1) as { record: string; id: string }[];
+    const page = rows.slice(0, limit);
+    const nextCursor = rows.length > limit ? encodeCursor({ list: 'jobs', keyId, after: page.at(-1)!.id }) : null;
+    return { jobs: page.map((row) => JSON.parse(row.record) as Job), nextCursor };
+  }
+
+  /** Deletes a job and its pages. */
+  remove(jobId: string): void {
+    this.database.prepare('DELETE FROM jobs WHERE id = ?').run(jobId);
+  }
+
+  addPage(jobId: string, seq: number, page: JobPage): void {
+    this.database.prepare('INSERT INTO job_pages (job_id, seq, page) VALUES (?, ?, ?)').run(jobId, seq, JSON.stringify(page));
+  }
+
+  /**
+   * One page of a job's stored pages in order. While the job runs, the cursor always points past
+   * the last page returned, so a poller receives only new pages.
+   */
+  pages(keyId: string, job: Job, limit: number, cursor: string | undefined): { pages: JobPage[]; nextCursor: string | null } | 'bad-cursor' {
+    let afterSeq = 0;
+    if (cursor !== undefined) {
+      const after = decodeCursor(cursor, `job-pages:${job.id}`, keyId);
+      if (after === undefined || !/^\d+$/.test(after)) return 'bad-cursor';
+      afterSeq = Number(after);
+    }
+    const rows = this.database.prepare('SELECT seq, page FROM job_pages WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(job.id, afterSeq, limit + 1) as { seq: number; page: string }[];
+    const page = rows.slice(0, limit);
+    const lastSeq = page.at(-1)?.seq ?? afterSeq;
+    const more = rows.length > limit || !TERMINAL_STATUSES.includes(job.status);
+    return { pages: page.map((row) => JSON.parse(row.page) as JobPage), nextCursor: more ? encodeCursor({ list: `job-pages:${job.id}`, keyId, after: String(lastSeq) }) : null };
+  }
+}

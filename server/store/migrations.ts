@@ -1,0 +1,80 @@
+/** The database schema, one migration per entry, applied in order and never edited once released. */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    key_hash TEXT NOT NULL UNIQUE,
+    key_prefix TEXT NOT NULL,
+    name TEXT,
+    sandbox INTEGER NOT NULL CHECK (sandbox IN (0, 1)),
+    scopes TEXT NOT NULL,
+    balance INTEGER NOT NULL CHECK (balance >= 0),
+    rate_limit_requests INTEGER,
+    rate_limit_window_seconds INTEGER,
+    webhook_secret TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT,
+    revoked_at TEXT
+  );
+
+  CREATE TABLE ledger (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key_id TEXT NOT NULL REFERENCES api_keys (id),
+    kind TEXT NOT NULL CHECK (kind IN ('top_up', 'charge', 'refund')),
+    amount INTEGER NOT NULL,
+    balance_after INTEGER NOT NULL CHECK (balance_after >= 0),
+    request_id TEXT,
+    operation_id TEXT,
+    job_id TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX ledger_by_key ON ledger (key_id, id);
+  CREATE TRIGGER ledger_is_append_only_update BEFORE UPDATE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+  CREATE TRIGGER ledger_is_append_only_delete BEFORE DELETE ON ledger BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+
+  CREATE TABLE idempotency_records (
+    key_id TEXT NOT NULL,
+    idempotency_key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('in_flight', 'done')),
+    status INTEGER,
+    headers TEXT,
+    body TEXT,
+    created_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (key_id, idempotency_key)
+  );
+
+  CREATE TABLE response_cache (
+    cache_key TEXT PRIMARY KEY,
+    data TEXT NOT NULL,
+    stored_at_ms INTEGER NOT NULL
+  );
+
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    key_id TEXT NOT NULL REFERENCES api_keys (id),
+    sandbox INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    status TEXT NOT NULL,
+    request TEXT NOT NULL,
+    record TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX jobs_by_key ON jobs (key_id, id DESC);
+  CREATE INDEX jobs_active ON jobs (status) WHERE status IN ('queued', 'running');
+
+  CREATE TABLE job_pages (
+    job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    page TEXT NOT NULL,
+    PRIMARY KEY (job_id, seq)
+  );
+
+  CREATE TABLE monitors (
+    id TEXT PRIMARY KEY,
+    key_id TEXT NOT NULL REFERENCES api_keys (id),
+    record TEXT NOT NULL
+  );
+  CREATE INDEX monitors_by_key ON monitors (key_id, id DESC);
+  `,
+];
