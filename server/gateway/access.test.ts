@@ -1,0 +1,78 @@
+/** Keys and limits: 401 by cause, 403 by scope, 429 with its fields, and logs that never show a key. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../test-support/test-server.ts';
+
+describe('access', () => {
+  let server: TestServer;
+  beforeAll(async () => (server = await startTestServer({ rateLimit: { requests: 3, windowSeconds: 60 } })));
+  afterAll(() => server.close());
+
+  it.each([
+    { name: 'missing', key: () => undefined, code: 'api_key_missing' },
+    { name: 'unknown', key: () => 'wsdq_live_notAKeyThisServiceIssued0000000', code: 'api_key_invalid' },
+    {
+      name: 'expired',
+      key: () => server.key({ expiresAt: new Date(server.clock.now() + 1000).toISOString() }).secret,
+      prepare: () => server.clock.advance(1000),
+      code: 'api_key_expired',
+    },
+    {
+      name: 'revoked',
+      key: () => {
+        const { secret, id } = server.key();
+        server.stores.keys.revoke(id);
+        return secret;
+      },
+      code: 'api_key_revoked',
+    },
+  ])('answers 401 $code for a $name key', async ({ key, prepare, code }) => {
+    const secret = key();
+    prepare?.();
+    const answer = await server.call('/web/jobs', { key: secret });
+    expect(answer.status).toBe(401);
+    expect(answer.body.error.code).toBe(code);
+    expect([answer.body.credits_remaining, answer.headers.get('x-credits-remaining')]).toEqual([null, 'unknown']);
+  });
+
+  it('answers 403 scope_denied when the key lacks the platform', async () => {
+    const { secret } = server.key({ scopes: ['web', 'finance'] });
+    const answer = await server.call('/socialnet/events?url=https://social.example/g', { key: secret });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toMatchObject({ code: 'scope_denied', message: 'This key has the scopes web, finance; socialnet/events needs the scope socialnet.' });
+  });
+
+  it('answers 429 over the key rate limit, with Retry-After and the RateLimit fields, and resets with the window', async () => {
+    const { secret, id } = server.key({ credits: 100 });
+    const statuses = [];
+    for (let call = 0; call < 4; call++) statuses.push(await server.call('/web/jobs', { key: secret }));
+    expect(statuses.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+    const limited = statuses[3]!;
+    expect(limited.body.error.code).toBe('rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit')).toMatch(/^"per-key";r=0;t=\d+$/);
+    expect(limited.headers.get('ratelimit-policy')).toBe('"per-key";q=3;w=60');
+    expect(server.stores.ledger.balance(id)).toBe(100);
+
+    server.clock.advance(60_000);
+    expect((await server.call('/web/jobs', { key: secret })).status).toBe(200);
+  });
+
+  it('logs one line per request with its id, operation, status, credits and latency, never the key', async () => {
+    const { secret } = server.key({ credits: 10 });
+    const before = server.logLines.length;
+    const answer = await server.call('/web/scrape?url=https://example.com/logged', { key: secret });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const lines = server.logLines.slice(before);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ request_id: answer.body.request_id, operation: 'scrapeWebPage', status: 200, credits_used: 1, msg: 'request' });
+    expect(typeof lines[0]!.latency_ms).toBe('number');
+    expect(JSON.stringify(server.logLines)).not.toContain(secret);
+  });
+
+  it('stores keys only as hashes', () => {
+    const { secret } = server.key();
+    const dump = JSON.stringify(server.stores.database.prepare('SELECT * FROM api_keys').all());
+    expect(dump).not.toContain(secret);
+    expect(dump).not.toContain(secret.slice(14));
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * The real app on an ephemeral loopback port, over an in-memory database, with the clock, the
+ * providers and the log destination injected, for the server's own tests.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../app.ts';
+import type { Clock } from '../clock.ts';
+import { SandboxJobRunner } from '../jobs/sandbox-runner.ts';
+import { createLogger } from '../logger.ts';
+import { ProviderRegistry } from '../providers/registry.ts';
+import { sandboxProvider } from '../providers/sandbox/index.ts';
+import type { DataProvider } from '../providers/types.ts';
+import type { NewKeyOptions } from '../store/api-keys.ts';
+import { openStores, type Stores } from '../store/index.ts';
+import type { OperationId } from '../../generated/operations.ts';
+
+/** A clock the test moves by hand. */
+export class ManualClock implements Clock {
+  private current: number;
+
+  constructor(start = Date.parse('2026-11-20T09:00:00Z')) {
+    this.current = start;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+export interface TestServerOptions {
+  providers?: Record<string, DataProvider>;
+  routes?: Partial<Record<OperationId, string>>;
+  rateLimit?: { requests: number; windowSeconds: number };
+}
+
+export interface TestServer {
+  baseUrl: string;
+  stores: Stores;
+  clock: ManualClock;
+  runner: SandboxJobRunner;
+  logLines: Record<string, unknown>[];
+  /** Issues a key and returns its secret. */
+  key(options?: Partial<NewKeyOptions>): { secret: string; id: string };
+  call(path: string, init?: { method?: string; key?: string; headers?: Record<string, string>; body?: unknown }): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const clock = new ManualClock();
+  const stores = openStores(':memory:');
+  const logLines: Record<string, unknown>[] = [];
+  const logger = createLogger('info', { write: (line: string) => void logLines.push(JSON.parse(line)) });
+  const providers = new ProviderRegistry(options.routes ?? {}, options.providers ?? {}, sandboxProvider);
+  const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true }, stores, providers, clock, logger });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return {
+    baseUrl,
+    stores,
+    clock,
+    runner: new SandboxJobRunner(stores, clock),
+    logLines,
+    key(keyOptions = {}) {
+      const { key, secret } = stores.keys.create({ credits: 1000, sandbox: true, ...keyOptions }, new Date(clock.now()));
+      return { secret, id: key.id };
+    },
+    async call(path, init = {}) {
+      const headers: Record<string, string> = { ...(init.key ? { 'x-api-key': init.key } : {}), ...init.headers };
+      if (init.body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(`${baseUrl}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+      return { status: response.status, body: await response.json(), headers: response.headers };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      stores.database.close();
+    },
+  };
+}
