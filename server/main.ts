@@ -32,6 +32,15 @@ try {
 }
 const runner = new SandboxJobRunner(stores, systemClock);
 runner.start(config.jobTickMs);
+
+/** Expired idempotency records (24 h) and cache entries (7 days) are dropped every 10 minutes. */
+const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
+const maintenance = setInterval(() => {
+  const now = systemClock.now();
+  stores.idempotency.purgeExpired(now);
+  stores.cache.purgeExpired(now);
+}, MAINTENANCE_INTERVAL_MS);
+maintenance.unref();
 const app = createApp({ config, stores, providers, clock: systemClock, logger });
 
 const server = app.listen(config.port, config.host, () => {
@@ -43,6 +52,7 @@ const server = app.listen(config.port, config.host, () => {
 function shutdown(signal: string): void {
   console.log(`${signal} received: finishing in-flight requests`);
   runner.stop();
+  clearInterval(maintenance);
   server.close(() => {
     stores.database.close();
     console.log('stopped');

@@ -47,9 +47,11 @@ function encodeStrictly(text: string): string {
  * Callers may send values form-encoded (`+` for a space) or with reserved characters as is, as
  * browsers, curl and the mock accept; the values the operation sees are the same either way.
  */
+const NEEDS_ENCODING = /[:/?#[\]@!$'()*+,;=]/;
+
 const canonicalQuery: RequestHandler = (req, _res, next) => {
   const queryStart = req.url.indexOf('?');
-  if (queryStart >= 0) {
+  if (queryStart >= 0 && NEEDS_ENCODING.test(req.url.slice(queryStart + 1).replace(/[&=]/g, ''))) {
     const pairs = [...new URLSearchParams(req.url.slice(queryStart + 1))];
     const canonical = pairs.map(([name, value]) => `${encodeStrictly(name)}=${encodeStrictly(value)}`).join('&');
     req.url = `${req.url.slice(0, queryStart)}?${canonical}`;

@@ -1,7 +1,7 @@
 /** API keys: issued with a random secret, stored only as its SHA-256, found and compared in constant time. */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ulid } from '../../lib/request-id.ts';
-import { inTransaction, type Database } from './database.ts';
+import { inTransaction, prepared, type Database } from './database.ts';
 
 export const PLATFORM_SCOPES = ['web', 'shortvideo', 'finance', 'microblog', 'socialnet'] as const;
 export type Scope = (typeof PLATFORM_SCOPES)[number];
@@ -91,8 +91,7 @@ export class ApiKeyStore {
     const id = `key_${ulid(now.getTime())}`;
     const createdAt = now.toISOString();
     inTransaction(this.database, () => {
-      this.database
-        .prepare(`INSERT INTO api_keys (id, key_hash, key_prefix, name, sandbox, scopes, balance, rate_limit_requests, rate_limit_window_seconds, webhook_secret, created_at, expires_at)
+      prepared(this.database, `INSERT INTO api_keys (id, key_hash, key_prefix, name, sandbox, scopes, balance, rate_limit_requests, rate_limit_window_seconds, webhook_secret, created_at, expires_at)
                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
         .run(
           id, hashKey(secret), secret.slice(0, 14), options.name ?? null, options.sandbox ? 1 : 0,
@@ -101,8 +100,7 @@ export class ApiKeyStore {
           `whsec_${randomBytes(24).toString('base64')}`, createdAt, options.expiresAt ?? null,
         );
       if (options.credits > 0) {
-        this.database
-          .prepare(`INSERT INTO ledger (key_id, kind, amount, balance_after, created_at) VALUES (?, 'top_up', ?, ?, ?)`)
+        prepared(this.database, `INSERT INTO ledger (key_id, kind, amount, balance_after, created_at) VALUES (?, 'top_up', ?, ?, ?)`)
           .run(id, options.credits, options.credits, createdAt);
       }
     });
@@ -112,29 +110,29 @@ export class ApiKeyStore {
   /** The key whose secret this is, compared in constant time, or undefined. */
   findBySecret(secret: string): ApiKey | undefined {
     const hash = hashKey(secret);
-    const row = this.database.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hash) as KeyRow | undefined;
+    const row = prepared(this.database, 'SELECT * FROM api_keys WHERE key_hash = ?').get(hash) as KeyRow | undefined;
     if (!row) return undefined;
     const matches = timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'));
     return matches ? toApiKey(row) : undefined;
   }
 
   get(id: string): ApiKey | undefined {
-    const row = this.database.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
+    const row = prepared(this.database, 'SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
     return row ? toApiKey(row) : undefined;
   }
 
   /** A key by its id or by the prefix shown in listings. */
   find(idOrPrefix: string): ApiKey | undefined {
-    const row = this.database.prepare('SELECT * FROM api_keys WHERE id = ? OR key_prefix = ?').get(idOrPrefix, idOrPrefix) as KeyRow | undefined;
+    const row = prepared(this.database, 'SELECT * FROM api_keys WHERE id = ? OR key_prefix = ?').get(idOrPrefix, idOrPrefix) as KeyRow | undefined;
     return row ? toApiKey(row) : undefined;
   }
 
   list(): ApiKey[] {
-    return (this.database.prepare('SELECT * FROM api_keys ORDER BY id').all() as unknown as KeyRow[]).map(toApiKey);
+    return (prepared(this.database, 'SELECT * FROM api_keys ORDER BY id').all() as unknown as KeyRow[]).map(toApiKey);
   }
 
   /** Revokes a key; later calls with it answer 401 api_key_revoked. */
   revoke(id: string, now: Date = new Date()): boolean {
-    return this.database.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now.toISOString(), id).changes === 1;
+    return prepared(this.database, 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now.toISOString(), id).changes === 1;
   }
 }

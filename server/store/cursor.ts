@@ -1,4 +1,5 @@
 /** Opaque list cursors: which list, for which key, after which id. Anything else answers 422. */
+import { prepared, type Database } from './database.ts';
 export interface CursorPosition {
   list: string;
   keyId: string;
@@ -17,4 +18,19 @@ export function decodeCursor(cursor: string, list: string, keyId: string): strin
   } catch {
     return undefined;
   }
+}
+
+/** One page, newest first, of a table of per-key JSON records (`id`, `key_id`, `record`); `after` is a decoded cursor. */
+export function newestFirstPage<T>(
+  database: Database,
+  table: 'jobs' | 'monitors',
+  keyId: string,
+  limit: number,
+  after: string | undefined,
+): { records: T[]; nextCursor: string | null } {
+  const rows = prepared(database, `SELECT id, record FROM ${table} WHERE key_id = ? AND (? IS NULL OR id < ?) ORDER BY id DESC LIMIT ?`)
+    .all(keyId, after ?? null, after ?? null, limit + 1) as { id: string; record: string }[];
+  const page = rows.slice(0, limit);
+  const nextCursor = rows.length > limit ? encodeCursor({ list: table, keyId, after: page.at(-1)!.id }) : null;
+  return { records: page.map((row) => JSON.parse(row.record) as T), nextCursor };
 }

@@ -1,7 +1,7 @@
 /** The embedded SQLite database (node:sqlite): opened once, migrated to the latest schema at start-up. */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MIGRATIONS } from './migrations.ts';
 
 export type Database = DatabaseSync;
@@ -26,6 +26,17 @@ function migrate(database: Database): void {
       database.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, new Date().toISOString());
     });
   }
+}
+
+const statements = new WeakMap<Database, Map<string, StatementSync>>();
+
+/** The prepared statement for `sql`, compiled once per database and reused. */
+export function prepared(database: Database, sql: string): StatementSync {
+  let cache = statements.get(database);
+  if (!cache) statements.set(database, (cache = new Map()));
+  let statement = cache.get(sql);
+  if (!statement) cache.set(sql, (statement = database.prepare(sql)));
+  return statement;
 }
 
 const depths = new WeakMap<Database, number>();

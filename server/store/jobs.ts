@@ -1,7 +1,7 @@
 /** Jobs (crawl, batch scrape, agent) and their stored pages, per API key, newest first. */
 import type { components } from '../../generated/types.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
-import type { Database } from './database.ts';
+import { decodeCursor, encodeCursor, newestFirstPage } from './cursor.ts';
+import { prepared, type Database } from './database.ts';
 
 export type Job = components['schemas']['Job'];
 export type JobPage = components['schemas']['JobPage'];
@@ -36,44 +36,39 @@ export class JobStore {
   }
 
   insert(stored: StoredJob): void {
-    this.database
-      .prepare('INSERT INTO jobs (id, key_id, sandbox, kind, status, request, record, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    prepared(this.database, 'INSERT INTO jobs (id, key_id, sandbox, kind, status, request, record, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run(stored.job.id, stored.keyId, stored.sandbox ? 1 : 0, stored.job.kind, stored.job.status, JSON.stringify(stored.request), JSON.stringify(stored.job), stored.job.created_at);
   }
 
   /** Writes the record back (its status column follows it). */
   save(job: Job): void {
-    this.database.prepare('UPDATE jobs SET status = ?, record = ? WHERE id = ?').run(job.status, JSON.stringify(job), job.id);
+    prepared(this.database, 'UPDATE jobs SET status = ?, record = ? WHERE id = ?').run(job.status, JSON.stringify(job), job.id);
   }
 
   /** The job if it belongs to `keyId`. */
   get(keyId: string, jobId: string): StoredJob | undefined {
-    const row = this.database.prepare('SELECT key_id, sandbox, request, record FROM jobs WHERE id = ? AND key_id = ?').get(jobId, keyId) as JobRow | undefined;
+    const row = prepared(this.database, 'SELECT key_id, sandbox, request, record FROM jobs WHERE id = ? AND key_id = ?').get(jobId, keyId) as JobRow | undefined;
     return row ? toStoredJob(row) : undefined;
   }
 
   /** Jobs still to progress, oldest first, whoever owns them. */
   active(): StoredJob[] {
-    return (this.database.prepare(`SELECT key_id, sandbox, request, record FROM jobs WHERE status IN ('queued', 'running') ORDER BY id`).all() as unknown as JobRow[]).map(toStoredJob);
+    return (prepared(this.database, `SELECT key_id, sandbox, request, record FROM jobs WHERE status IN ('queued', 'running') ORDER BY id`).all() as unknown as JobRow[]).map(toStoredJob);
   }
 
-  /** One page of a key's jobs, newest first. `cursor` was decoded by the caller. */
+  /** One page of a key's jobs, newest first. `after` is the decoded cursor. */
   list(keyId: string, limit: number, after: string | undefined): { jobs: Job[]; nextCursor: string | null } {
-    const rows = this.database
-      .prepare(`SELECT record, id FROM jobs WHERE key_id = ? AND (? IS NULL OR id < ?) ORDER BY id DESC LIMIT ?`)
-      .all(keyId, after ?? null, after ?? null, limit + 1) as { record: string; id: string }[];
-    const page = rows.slice(0, limit);
-    const nextCursor = rows.length > limit ? encodeCursor({ list: 'jobs', keyId, after: page.at(-1)!.id }) : null;
-    return { jobs: page.map((row) => JSON.parse(row.record) as Job), nextCursor };
+    const { records, nextCursor } = newestFirstPage<Job>(this.database, 'jobs', keyId, limit, after);
+    return { jobs: records, nextCursor };
   }
 
   /** Deletes a job and its pages. */
   remove(jobId: string): void {
-    this.database.prepare('DELETE FROM jobs WHERE id = ?').run(jobId);
+    prepared(this.database, 'DELETE FROM jobs WHERE id = ?').run(jobId);
   }
 
   addPage(jobId: string, seq: number, page: JobPage): void {
-    this.database.prepare('INSERT INTO job_pages (job_id, seq, page) VALUES (?, ?, ?)').run(jobId, seq, JSON.stringify(page));
+    prepared(this.database, 'INSERT INTO job_pages (job_id, seq, page) VALUES (?, ?, ?)').run(jobId, seq, JSON.stringify(page));
   }
 
   /**
@@ -87,7 +82,7 @@ export class JobStore {
       if (after === undefined || !/^\d+$/.test(after)) return 'bad-cursor';
       afterSeq = Number(after);
     }
-    const rows = this.database.prepare('SELECT seq, page FROM job_pages WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(job.id, afterSeq, limit + 1) as { seq: number; page: string }[];
+    const rows = prepared(this.database, 'SELECT seq, page FROM job_pages WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(job.id, afterSeq, limit + 1) as { seq: number; page: string }[];
     const page = rows.slice(0, limit);
     const lastSeq = page.at(-1)?.seq ?? afterSeq;
     const more = rows.length > limit || !TERMINAL_STATUSES.includes(job.status);

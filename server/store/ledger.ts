@@ -3,7 +3,7 @@
  * conditional update (`balance >= amount`) and its ledger row in one transaction, so a balance
  * never goes negative and concurrent calls never spend the same credit twice.
  */
-import { inTransaction, type Database } from './database.ts';
+import { inTransaction, prepared, type Database } from './database.ts';
 
 export interface LedgerReference {
   requestId?: string;
@@ -32,7 +32,7 @@ export class Ledger {
   }
 
   balance(keyId: string): number {
-    const row = this.database.prepare('SELECT balance FROM api_keys WHERE id = ?').get(keyId) as { balance: number } | undefined;
+    const row = prepared(this.database, 'SELECT balance FROM api_keys WHERE id = ?').get(keyId) as { balance: number } | undefined;
     if (!row) throw new Error(`no API key ${keyId}`);
     return row.balance;
   }
@@ -41,8 +41,7 @@ export class Ledger {
   charge(keyId: string, amount: number, reference: LedgerReference, now: Date = new Date()): ChargeResult {
     if (amount === 0) return { ok: true, balance: this.balance(keyId) };
     return inTransaction(this.database, () => {
-      const row = this.database
-        .prepare('UPDATE api_keys SET balance = balance - ? WHERE id = ? AND balance >= ? RETURNING balance')
+      const row = prepared(this.database, 'UPDATE api_keys SET balance = balance - ? WHERE id = ? AND balance >= ? RETURNING balance')
         .get(amount, keyId, amount) as { balance: number } | undefined;
       if (!row) return { ok: false, balance: this.balance(keyId) } as const;
       this.append(keyId, 'charge', -amount, row.balance, reference, now);
@@ -63,7 +62,7 @@ export class Ledger {
 
   entries(keyId: string): LedgerEntry[] {
     type Row = { id: number; kind: LedgerEntry['kind']; amount: number; balance_after: number; request_id: string | null; operation_id: string | null; job_id: string | null; created_at: string };
-    return (this.database.prepare('SELECT * FROM ledger WHERE key_id = ? ORDER BY id').all(keyId) as unknown as Row[]).map((row) => ({
+    return (prepared(this.database, 'SELECT * FROM ledger WHERE key_id = ? ORDER BY id').all(keyId) as unknown as Row[]).map((row) => ({
       id: row.id,
       kind: row.kind,
       amount: row.amount,
@@ -77,7 +76,7 @@ export class Ledger {
 
   private credit(keyId: string, amount: number, kind: 'refund' | 'top_up', reference: LedgerReference, now: Date): number {
     return inTransaction(this.database, () => {
-      const row = this.database.prepare('UPDATE api_keys SET balance = balance + ? WHERE id = ? RETURNING balance').get(amount, keyId) as { balance: number } | undefined;
+      const row = prepared(this.database, 'UPDATE api_keys SET balance = balance + ? WHERE id = ? RETURNING balance').get(amount, keyId) as { balance: number } | undefined;
       if (!row) throw new Error(`no API key ${keyId}`);
       this.append(keyId, kind, amount, row.balance, reference, now);
       return row.balance;
@@ -85,8 +84,7 @@ export class Ledger {
   }
 
   private append(keyId: string, kind: string, amount: number, balanceAfter: number, reference: LedgerReference, now: Date): void {
-    this.database
-      .prepare('INSERT INTO ledger (key_id, kind, amount, balance_after, request_id, operation_id, job_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    prepared(this.database, 'INSERT INTO ledger (key_id, kind, amount, balance_after, request_id, operation_id, job_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run(keyId, kind, amount, balanceAfter, reference.requestId ?? null, reference.operationId ?? null, reference.jobId ?? null, now.toISOString());
   }
 }

@@ -1,7 +1,7 @@
 /** Monitors as returned by the API, per API key, newest first. */
 import type { components } from '../../generated/types.ts';
-import { encodeCursor } from './cursor.ts';
-import type { Database } from './database.ts';
+import { newestFirstPage } from './cursor.ts';
+import { prepared, type Database } from './database.ts';
 
 export type Monitor = components['schemas']['Monitor'];
 
@@ -13,29 +13,26 @@ export class MonitorStore {
   }
 
   insert(keyId: string, monitor: Monitor): void {
-    this.database.prepare('INSERT INTO monitors (id, key_id, record) VALUES (?, ?, ?)').run(monitor.id, keyId, JSON.stringify(monitor));
+    prepared(this.database, 'INSERT INTO monitors (id, key_id, record) VALUES (?, ?, ?)').run(monitor.id, keyId, JSON.stringify(monitor));
   }
 
   save(monitor: Monitor): void {
-    this.database.prepare('UPDATE monitors SET record = ? WHERE id = ?').run(JSON.stringify(monitor), monitor.id);
+    prepared(this.database, 'UPDATE monitors SET record = ? WHERE id = ?').run(JSON.stringify(monitor), monitor.id);
   }
 
   /** The monitor if it belongs to `keyId`. */
   get(keyId: string, monitorId: string): Monitor | undefined {
-    const row = this.database.prepare('SELECT record FROM monitors WHERE id = ? AND key_id = ?').get(monitorId, keyId) as { record: string } | undefined;
+    const row = prepared(this.database, 'SELECT record FROM monitors WHERE id = ? AND key_id = ?').get(monitorId, keyId) as { record: string } | undefined;
     return row ? (JSON.parse(row.record) as Monitor) : undefined;
   }
 
+  /** One page of a key's monitors, newest first. `after` is the decoded cursor. */
   list(keyId: string, limit: number, after: string | undefined): { monitors: Monitor[]; nextCursor: string | null } {
-    const rows = this.database
-      .prepare('SELECT id, record FROM monitors WHERE key_id = ? AND (? IS NULL OR id < ?) ORDER BY id DESC LIMIT ?')
-      .all(keyId, after ?? null, after ?? null, limit + 1) as { id: string; record: string }[];
-    const page = rows.slice(0, limit);
-    const nextCursor = rows.length > limit ? encodeCursor({ list: 'monitors', keyId, after: page.at(-1)!.id }) : null;
-    return { monitors: page.map((row) => JSON.parse(row.record) as Monitor), nextCursor };
+    const { records, nextCursor } = newestFirstPage<Monitor>(this.database, 'monitors', keyId, limit, after);
+    return { monitors: records, nextCursor };
   }
 
   remove(monitorId: string): void {
-    this.database.prepare('DELETE FROM monitors WHERE id = ?').run(monitorId);
+    prepared(this.database, 'DELETE FROM monitors WHERE id = ?').run(monitorId);
   }
 }

@@ -1,5 +1,5 @@
 /** Cached `data` of operations that cache (`x-cache`), keyed by mode, operation and canonical query. */
-import type { Database } from './database.ts';
+import { prepared, type Database } from './database.ts';
 
 export interface CachedData {
   data: Record<string, unknown>;
@@ -9,26 +9,42 @@ export interface CachedData {
 /** The longest any entry may be used: `max_age`'s maximum, 7 days. */
 const LONGEST_USE_MS = 7 * 24 * 60 * 60 * 1000;
 
+/** Entries kept parsed in memory too, so a hit costs no database read and no JSON parse. */
+const MEMORY_ENTRIES = 1000;
+
 export class ResponseCache {
   private readonly database: Database;
+  private readonly memory = new Map<string, CachedData>();
 
   constructor(database: Database) {
     this.database = database;
   }
 
   get(cacheKey: string): CachedData | undefined {
-    const row = this.database.prepare('SELECT data, stored_at_ms FROM response_cache WHERE cache_key = ?').get(cacheKey) as { data: string; stored_at_ms: number } | undefined;
-    return row ? { data: JSON.parse(row.data), storedAtMs: row.stored_at_ms } : undefined;
+    const remembered = this.memory.get(cacheKey);
+    if (remembered) return remembered;
+    const row = prepared(this.database, 'SELECT data, stored_at_ms FROM response_cache WHERE cache_key = ?').get(cacheKey) as { data: string; stored_at_ms: number } | undefined;
+    if (!row) return undefined;
+    const entry = { data: JSON.parse(row.data), storedAtMs: row.stored_at_ms };
+    this.remember(cacheKey, entry);
+    return entry;
+  }
+
+  private remember(cacheKey: string, entry: CachedData): void {
+    this.memory.delete(cacheKey);
+    this.memory.set(cacheKey, entry);
+    if (this.memory.size > MEMORY_ENTRIES) this.memory.delete(this.memory.keys().next().value!);
   }
 
   put(cacheKey: string, data: Record<string, unknown>, nowMs: number): void {
-    this.database
-      .prepare('INSERT INTO response_cache (cache_key, data, stored_at_ms) VALUES (?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET data = excluded.data, stored_at_ms = excluded.stored_at_ms')
+    this.remember(cacheKey, { data, storedAtMs: nowMs });
+    prepared(this.database, 'INSERT INTO response_cache (cache_key, data, stored_at_ms) VALUES (?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET data = excluded.data, stored_at_ms = excluded.stored_at_ms')
       .run(cacheKey, JSON.stringify(data), nowMs);
   }
 
   /** Drops entries too old for any caller to use. */
   purgeExpired(nowMs: number): number {
-    return Number(this.database.prepare('DELETE FROM response_cache WHERE stored_at_ms <= ?').run(nowMs - LONGEST_USE_MS).changes);
+    for (const [cacheKey, entry] of this.memory) if (entry.storedAtMs <= nowMs - LONGEST_USE_MS) this.memory.delete(cacheKey);
+    return Number(prepared(this.database, 'DELETE FROM response_cache WHERE stored_at_ms <= ?').run(nowMs - LONGEST_USE_MS).changes);
   }
 }
