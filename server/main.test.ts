@@ -1,5 +1,5 @@
 /** `npm start` as a process: serves /v1 with no set-up, refuses bad configuration by name, finishes in-flight work on SIGTERM. */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,24 @@ describe('the server process', () => {
     server.child.kill('SIGTERM');
     expect((await exited)[0]).toBe(0);
     expect(server.output()).toContain('stopped');
+  });
+
+  it('lets an in-flight request finish on SIGTERM before it exits', async () => {
+    const env = { DATABASE_URL: join(folder, 'inflight.sqlite') };
+    const created = spawnSync(process.execPath, ['server/cli/keys.ts', 'create', '--credits', '10', '--sandbox'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    const key = created.stdout.trim().split('\n').at(-1)!;
+    const server = start({ PORT: '0', LOG_LEVEL: 'debug', ...env });
+    await expect.poll(server.output, { timeout: 15_000 }).toMatch(/listening on/);
+    const baseUrl = /listening on (\S+)/.exec(server.output())![1]!;
+
+    const slow = fetch(`${baseUrl}/web/scrape?url=https://example.com/slow&wait_for=1500`, { headers: { 'x-api-key': key } });
+    await expect.poll(server.output, { timeout: 10_000 }).toMatch(/"path":"\/v1\/web\/scrape","msg":"request received"/);
+    const exited = once(server.child, 'exit');
+    server.child.kill('SIGTERM');
+    const answer = await slow;
+    expect(answer.status).toBe(200);
+    expect((await answer.json()).data.url).toBe('https://example.com/slow');
+    expect((await exited)[0]).toBe(0);
   });
 
   it.each<{ env: Record<string, string>; message: string }>([

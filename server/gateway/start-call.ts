@@ -8,6 +8,7 @@ export function startCall(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const call: Call = { requestId: newRequestId(), startedAt: performance.now(), charged: 0, creditsRemaining: null, cached: false, xCache: 'BYPASS', unknownParameters: [] };
     res.locals.call = call;
+    logger.debug({ request_id: call.requestId, method: req.method, path: req.path }, 'request received');
     res.on('finish', () => {
       const finished = callOf(res);
       logger.info({
