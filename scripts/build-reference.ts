@@ -22,6 +22,7 @@ export async function buildReference(outputPath: string = referencePath): Promis
       outputPath,
       '--title',
       'Web and Social Data Query Service — API reference',
+      // Also off in redocly.yaml (telemetry: off); this one reaches the rendered page's own settings.
       '--openapi.disableTelemetry=true',
     ],
     { cwd: projectRoot },

@@ -53,6 +53,8 @@ describe('the rendered reference, offline in Chromium', () => {
     await page.screenshot({ path: join(workDir, 'reference.png') });
     scrapePageText = await page.evaluate(() => document.body.innerText);
     bodyHtml = await page.content();
+    // Telemetry exporters batch for about five seconds: stay long enough to see any attempt.
+    await page.waitForTimeout(6_000);
   }, 120_000);
 
   afterAll(async () => {
