@@ -75,4 +75,17 @@ describe('access', () => {
     expect(dump).not.toContain(secret);
     expect(dump).not.toContain(secret.slice(14));
   });
+
+  it.each([
+    { name: 'a body over 1 MiB', body: JSON.stringify({ url: 'https://example.com', goal: 'x'.repeat(1024 * 1024) }), type: 'application/json', code: 'body_too_large' },
+    { name: 'malformed JSON', body: '{"url": ', type: 'application/json', code: 'invalid_json_body' },
+    { name: 'a form body', body: 'url=https://example.com', type: 'application/x-www-form-urlencoded', code: 'unsupported_media_type' },
+  ])('refuses $name with a 422 envelope and charges nothing', async ({ body, type, code }) => {
+    const { secret, id } = server.key({ credits: 10 });
+    server.clock.advance(60_000);
+    const response = await fetch(`${server.baseUrl}/web/crawl`, { method: 'POST', headers: { 'x-api-key': secret, 'content-type': type }, body });
+    const answer = await response.json();
+    expect([response.status, answer.error.code, answer.credits_used]).toEqual([422, code, 0]);
+    expect(server.stores.ledger.balance(id)).toBe(10);
+  });
 });
