@@ -18,6 +18,8 @@ export interface ServerConfig {
   rateLimit: RateLimitPolicy;
   /** Providers of live keys, per operation; an operation absent here answers 503 for live keys. */
   providerRoutes: Partial<Record<OperationId, string>>;
+  /** Lets user-given URLs reach private and loopback addresses (intranet deployments, tests). */
+  allowPrivateNetwork: boolean;
   /** Checks every answer's headers against the contract (development and test). */
   checkResponseHeaders: boolean;
   logLevel: string;
@@ -35,6 +37,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+function booleanFlag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const text = env[name];
+  if (text === undefined || text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  throw new ConfigError(`${name} must be true or false, got "${text}"`);
+}
+
 /** `120/60`: requests per window of seconds. */
 export function parseRateLimit(text: string, name: string): RateLimitPolicy {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
@@ -44,9 +53,12 @@ export function parseRateLimit(text: string, name: string): RateLimitPolicy {
   return { requests, windowSeconds };
 }
 
+/** The built-in routes of live keys: the web provider fetches pages itself. */
+export const DEFAULT_PROVIDER_ROUTES: ServerConfig['providerRoutes'] = { scrapeWebPage: 'web' };
+
 function providerRoutes(env: NodeJS.ProcessEnv): ServerConfig['providerRoutes'] {
   const text = env.PROVIDER_ROUTES;
-  if (!text) return {};
+  if (!text) return { ...DEFAULT_PROVIDER_ROUTES };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -56,7 +68,7 @@ function providerRoutes(env: NodeJS.ProcessEnv): ServerConfig['providerRoutes'] 
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new ConfigError('PROVIDER_ROUTES must be a JSON object of operationId to provider name');
   }
-  return parsed as ServerConfig['providerRoutes'];
+  return { ...DEFAULT_PROVIDER_ROUTES, ...(parsed as ServerConfig['providerRoutes']) };
 }
 
 /** Reads the configuration; throws ConfigError naming the first bad variable. */
@@ -68,6 +80,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL || './data/wsdq.sqlite',
     rateLimit: parseRateLimit(env.RATE_LIMIT || '120/60', 'RATE_LIMIT'),
     providerRoutes: providerRoutes(env),
+    allowPrivateNetwork: booleanFlag(env, 'ALLOW_PRIVATE_NETWORK'),
     checkResponseHeaders: nodeEnv !== 'production',
     logLevel: env.LOG_LEVEL || 'info',
     jobTickMs: integer(env, 'JOB_TICK_MS', 100, 10, 60_000),

@@ -10,6 +10,7 @@ import { SandboxJobRunner } from './jobs/sandbox-runner.ts';
 import { createLogger } from './logger.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { sandboxProvider } from './providers/sandbox/index.ts';
+import { createWebProvider } from './providers/web/index.ts';
 import { openStores } from './store/index.ts';
 
 let config;
@@ -25,7 +26,7 @@ const logger = createLogger(config.logLevel);
 const stores = openStores(config.databaseUrl);
 let providers: ProviderRegistry;
 try {
-  providers = new ProviderRegistry(config.providerRoutes, {}, sandboxProvider);
+  providers = new ProviderRegistry(config.providerRoutes, { web: createWebProvider({ policy: { allowPrivateNetwork: config.allowPrivateNetwork } }) }, sandboxProvider);
 } catch (error) {
   console.error(`Configuration error: ${(error as Error).message}`);
   process.exit(2);

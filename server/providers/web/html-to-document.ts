@@ -1,0 +1,132 @@
+/**
+ * A fetched HTML page as the contract's WebDocument: Markdown of good quality (headings, lists,
+ * tables, links, code blocks) through turndown with GitHub-flavoured tables, main-content
+ * extraction through Mozilla Readability, CSS selectors to include or exclude, ads and inline
+ * images removed on request, absolute links and page metadata.
+ */
+import { Readability } from '@mozilla/readability';
+import { gfm } from '@joplin/turndown-plugin-gfm';
+import { parseHTML } from 'linkedom';
+import TurndownService from 'turndown';
+import type { components } from '../../../generated/types.ts';
+import type { FetchedPage } from './fetch-page.ts';
+
+type WebDocument = components['schemas']['WebDocument'];
+
+export interface ConvertOptions {
+  formats: readonly string[];
+  onlyMainContent: boolean;
+  includeTags?: string;
+  excludeTags?: string;
+  removeBase64Images: boolean;
+  blockAds: boolean;
+}
+
+const NEVER_CONTENT = 'script, style, noscript, template, iframe, object, embed, link, meta, base';
+const AD_SELECTORS = 'ins.adsbygoogle, .ad, .ads, .advert, .advertisement, .sponsored, [id^="ad-"], [class^="ad-"], [id*="-ad-"], [class*=" ad-"], [aria-label="Advertisement"], [data-ad], [data-ad-slot]';
+
+const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
+turndown.use(gfm);
+turndown.remove(['script', 'style', 'noscript']);
+
+type Document = ReturnType<typeof parseHTML>['document'];
+
+function meta(document: Document, selectors: string[]): string | null {
+  for (const selector of selectors) {
+    const content = document.querySelector(selector)?.getAttribute('content')?.trim();
+    if (content) return content;
+  }
+  return null;
+}
+
+function absoluteLinks(document: Document, baseUrl: string): string[] {
+  const links = new Set<string>();
+  for (const anchor of document.querySelectorAll('a[href]')) {
+    try {
+      const url = new URL(anchor.getAttribute('href')!, baseUrl);
+      url.hash = '';
+      if (url.protocol === 'http:' || url.protocol === 'https:') links.add(url.href);
+    } catch {
+      // An href that is not a URL is not a link.
+    }
+  }
+  return [...links];
+}
+
+function removeAll(root: { querySelectorAll(selector: string): Iterable<{ remove(): void }> }, selectors: string | undefined): void {
+  for (const selector of (selectors ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+    try {
+      for (const element of [...root.querySelectorAll(selector)]) element.remove();
+    } catch {
+      // A selector the parser does not understand removes nothing.
+    }
+  }
+}
+
+function keepOnly(document: Document, selectors: string): void {
+  const kept: string[] = [];
+  for (const selector of selectors.split(',').map((part) => part.trim()).filter(Boolean)) {
+    try {
+      for (const element of document.querySelectorAll(selector)) kept.push(element.outerHTML);
+    } catch {
+      // As above.
+    }
+  }
+  document.body.innerHTML = kept.join('\n');
+}
+
+function absolutise(document: Document, baseUrl: string): void {
+  for (const [selector, attribute] of [['a[href]', 'href'], ['img[src]', 'src']] as const) {
+    for (const element of document.querySelectorAll(selector)) {
+      try {
+        element.setAttribute(attribute, new URL(element.getAttribute(attribute)!, baseUrl).href);
+      } catch {
+        // Left as written.
+      }
+    }
+  }
+}
+
+function contentHtml(html: string, page: FetchedPage, options: ConvertOptions): string {
+  const { document } = parseHTML(html);
+  removeAll(document, NEVER_CONTENT);
+  if (options.blockAds) removeAll(document, AD_SELECTORS);
+  if (options.excludeTags) removeAll(document, options.excludeTags);
+  if (options.includeTags) keepOnly(document, options.includeTags);
+  if (options.removeBase64Images) {
+    for (const image of [...document.querySelectorAll('img[src^="data:"]')]) image.replaceWith(document.createTextNode(image.getAttribute('alt') ?? ''));
+  }
+  absolutise(document, page.url);
+  if (options.onlyMainContent) {
+    const article = new Readability(document as unknown as globalThis.Document, { keepClasses: false }).parse();
+    if (article?.content) return article.content;
+  }
+  return document.body?.innerHTML ?? '';
+}
+
+/** The document of an HTML page in the formats asked for (`formats`), nothing more. */
+export function htmlToDocument(page: FetchedPage, options: ConvertOptions): WebDocument {
+  const html = page.body.toString('utf8');
+  const wants = new Set(options.formats);
+  const document: WebDocument = { url: page.url };
+  const { document: parsed } = parseHTML(html);
+  if (wants.has('metadata')) {
+    document.metadata = {
+      title: parsed.querySelector('title')?.textContent?.trim() || meta(parsed, ['meta[property="og:title"]']),
+      description: meta(parsed, ['meta[name="description"]', 'meta[property="og:description"]']),
+      language: parsed.documentElement?.getAttribute('lang') || null,
+      source_url: page.requestedUrl,
+      url: page.url,
+      status_code: page.status,
+      content_type: page.contentType,
+    };
+  }
+  if (wants.has('raw_html')) document.raw_html = html;
+  if (wants.has('links')) document.links = absoluteLinks(parsed, page.url);
+  if (wants.has('markdown') || wants.has('html')) {
+    const content = contentHtml(html, page, options);
+    if (wants.has('html')) document.html = content;
+    if (wants.has('markdown')) document.markdown = turndown.turndown(content).trim();
+  }
+  return document;
+}

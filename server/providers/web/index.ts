@@ -1,0 +1,71 @@
+/**
+ * The built-in web provider for live keys: it fetches pages itself over HTTP (undici), safely
+ * (address policy, bounded time and size), and converts them to the contract's documents.
+ * Options that need a capability this deployment lacks answer 503 `capability_unavailable`.
+ */
+import type { DataProvider, ProviderCall } from '../types.ts';
+import { ProviderError } from '../types.ts';
+import type { AddressPolicy } from './address-policy.ts';
+import { fetchPage, statusFailure, DEFAULT_LIMITS, type FetchLimits } from './fetch-page.ts';
+import { guardedAgent, type Resolver } from './guarded-agent.ts';
+import { htmlToDocument } from './html-to-document.ts';
+
+export interface WebProviderOptions {
+  policy: AddressPolicy;
+  limits?: Partial<FetchLimits>;
+  /** Name resolution (node:dns by default). */
+  resolve?: Resolver;
+}
+
+const DEFAULT_FORMATS = 'markdown,metadata';
+
+function unavailable(capability: string): ProviderError {
+  return new ProviderError('capability_unavailable', `${capability}; no credits were used.`);
+}
+
+function refuseMissingCapabilities(query: Record<string, unknown>, formats: string[]): void {
+  if (Number(query.wait_for ?? 0) > 0) throw unavailable('wait_for needs a headless browser, and none is configured');
+  if (formats.includes('screenshot')) throw unavailable('The screenshot format needs a headless browser, and none is configured');
+  if (query.proxy === 'enhanced') throw unavailable('proxy enhanced needs a proxy network, and none is configured');
+  if (query.location_country !== undefined) throw unavailable('location_country needs a proxy network, and none is configured');
+}
+
+/** The web provider; today it serves `scrapeWebPage`. */
+export function createWebProvider(options: WebProviderOptions): DataProvider {
+  const agent = guardedAgent(options.policy, options.resolve);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  return {
+    name: 'web',
+    async fetch(call: ProviderCall) {
+      if (call.operationId !== 'scrapeWebPage') throw new ProviderError('provider_unavailable', `The web provider does not serve ${call.operationId} yet; no credits were used.`);
+      const { query } = call;
+      const formats = String(query.formats ?? DEFAULT_FORMATS).split(',');
+      refuseMissingCapabilities(query, formats);
+      const page = await fetchPage(String(query.url), {
+        agent,
+        policy: options.policy,
+        limits: { ...limits, timeoutMs: Number(query.timeout ?? limits.timeoutMs) },
+        mobile: query.mobile === true,
+        signal: call.signal,
+      });
+      const failure = statusFailure(page);
+      if (failure) throw failure;
+      if (page.contentType === 'application/pdf') {
+        if (query.pdf_parse === false) return htmlToDocument({ ...page, body: Buffer.alloc(0) }, { formats, onlyMainContent: false, removeBase64Images: true, blockAds: false });
+        throw unavailable('PDF text extraction is not available on this deployment yet');
+      }
+      if (page.contentType && !/html|xml/.test(page.contentType)) {
+        const text = page.body.toString('utf8');
+        return htmlToDocument({ ...page, body: Buffer.from(`<html><body><pre>${text.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</pre></body></html>`) }, { formats, onlyMainContent: false, removeBase64Images: true, blockAds: false });
+      }
+      return htmlToDocument(page, {
+        formats,
+        onlyMainContent: query.only_main_content !== false,
+        includeTags: query.include_tags as string | undefined,
+        excludeTags: query.exclude_tags as string | undefined,
+        removeBase64Images: query.remove_base64_images !== false,
+        blockAds: query.block_ads !== false,
+      });
+    },
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * The web provider against a local test site on loopback (ALLOW_PRIVATE_NETWORK, as tests and
+ * intranet deployments set it), and the address policy that refuses every non-public target.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { MockAgent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validatorAt, describeErrors } from '../../../contract-tests/contract.ts';
+import { ProviderError, type DataProvider } from '../types.ts';
+import { checkedUrl, isPublicAddress } from './address-policy.ts';
+import { fetchPage } from './fetch-page.ts';
+import { createWebProvider } from './index.ts';
+
+const ARTICLE = `<!doctype html><html lang="en"><head><title>We launched the planner</title>
+<meta name="description" content="After a year of beta, the planner is here."></head><body>
+<nav><a href="/">Home</a> <a href="/pricing">Pricing</a></nav><div class="ad-banner" id="ad-top">BUY NOW</div>
+<article><h1>We launched the planner</h1><p>After a <strong>year</strong> of beta it is <a href="/docs">available to every team</a>.</p>
+<h2>What changed</h2><ul><li>Boards load faster</li><li>Offline editing</li></ul>
+<table><thead><tr><th>Plan</th><th>Price</th></tr></thead><tbody><tr><td>Team</td><td>$49</td></tr></tbody></table>
+<pre><code>const planner = await open();</code></pre>
+<p><img src="data:image/png;base64,iVBORw0KGgo=" alt="usage chart"> Teams told us boards were slow, so we rebuilt them from the ground up and measured every step of the way with real workloads.</p></article>
+<footer class="site-footer">© 2026 Example</footer></body></html>`;
+
+function site(): Server {
+  return createServer((request, response) => {
+    const path = request.url ?? '/';
+    const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': type, ...headers });
+      response.end(body);
+    };
+    if (path === '/article') return send(200, 'text/html; charset=utf-8', ARTICLE);
+    if (path === '/redirect') return send(302, 'text/plain', '', { location: '/article' });
+    if (path === '/loop') return send(302, 'text/plain', '', { location: '/loop' });
+    if (path === '/missing') return send(404, 'text/html', '<h1>Not here</h1>');
+    if (path === '/forbidden') return send(403, 'text/html', '<h1>No</h1>');
+    if (path === '/broken') return send(500, 'text/html', '<h1>Oops</h1>');
+    if (path === '/plain') return send(200, 'text/plain', 'line one\nline <two>');
+    if (path === '/report.pdf') return send(200, 'application/pdf', '%PDF-1.4 not really');
+    if (path === '/agent') return send(200, 'text/html', `<html><body><p>${request.headers['user-agent']}</p></body></html>`);
+    if (path === '/huge') return send(200, 'text/html', Buffer.alloc(3 * 1024 * 1024, 'a'));
+    if (path === '/bomb') return send(200, 'text/html', gzipSync(Buffer.alloc(64 * 1024 * 1024)), { 'content-encoding': 'gzip' });
+    if (path === '/slow') return void setTimeout(() => send(200, 'text/html', '<p>late</p>'), 3000);
+    send(404, 'text/plain', 'no such page');
+  });
+}
+
+describe('the web provider on a local site', () => {
+  let server: Server;
+  let origin: string;
+  let provider: DataProvider;
+
+  beforeAll(async () => {
+    server = site();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    provider = createWebProvider({ policy: { allowPrivateNetwork: true }, limits: { maxBytes: 1024 * 1024 } });
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const scrape = (query: Record<string, unknown>) => provider.fetch({ operationId: 'scrapeWebPage', query, signal: new AbortController().signal });
+
+  it('converts the main content to Markdown with headings, lists, tables, links and code, without ads or chrome', async () => {
+    const data = await scrape({ url: `${origin}/article` });
+    const validate = validatorAt('/components/schemas/WebDocument');
+    expect(describeErrors(validate(data) ? [] : validate.errors)).toEqual([]);
+    expect(Object.keys(data).sort()).toEqual(['markdown', 'metadata', 'url']);
+    const markdown = String(data.markdown);
+    expect(markdown).toContain('## What changed');
+    expect(markdown).toMatch(/^-\s+Boards load faster$/m);
+    expect(markdown).toContain('| Plan | Price |');
+    expect(markdown).toContain(`[available to every team](${origin}/docs)`);
+    expect(markdown).toContain('const planner = await open();');
+    expect(markdown).toContain('usage chart');
+    expect(markdown).not.toMatch(/BUY NOW|Pricing|© 2026|base64/);
+    expect(data.metadata).toEqual({ title: 'We launched the planner', description: 'After a year of beta, the planner is here.', language: 'en', source_url: `${origin}/article`, url: `${origin}/article`, status_code: 200, content_type: 'text/html' });
+  });
+
+  it('keeps the whole page with only_main_content false, and honours include and exclude tags', async () => {
+    const whole = await scrape({ url: `${origin}/article`, only_main_content: false, formats: 'markdown' });
+    expect(whole.markdown).toContain('© 2026');
+    const excluded = await scrape({ url: `${origin}/article`, only_main_content: false, formats: 'markdown', exclude_tags: 'nav,.site-footer' });
+    expect(excluded.markdown).not.toMatch(/Pricing|© 2026/);
+    const included = await scrape({ url: `${origin}/article`, only_main_content: false, formats: 'markdown', include_tags: 'table' });
+    expect(String(included.markdown).trim()).toBe('| Plan | Price |\n| --- | --- |\n| Team | $49 |');
+  });
+
+  it('gives exactly the formats asked for: html, raw_html, links', async () => {
+    const data = await scrape({ url: `${origin}/article`, formats: 'html,raw_html,links' });
+    expect(Object.keys(data).sort()).toEqual(['html', 'links', 'raw_html', 'url']);
+    expect(data.raw_html).toBe(ARTICLE);
+    expect(data.links).toEqual([`${origin}/`, `${origin}/pricing`, `${origin}/docs`]);
+  });
+
+  it('follows redirects and reports the final URL', async () => {
+    const data = await scrape({ url: `${origin}/redirect`, formats: 'metadata' });
+    expect(data.metadata).toMatchObject({ source_url: `${origin}/redirect`, url: `${origin}/article` });
+  });
+
+  it('fetches as a mobile device when asked', async () => {
+    const data = await scrape({ url: `${origin}/agent`, formats: 'markdown', only_main_content: false, mobile: true });
+    expect(data.markdown).toContain('iPhone');
+  });
+
+  it('gives plain text as a code block rather than reading it as HTML', async () => {
+    const data = await scrape({ url: `${origin}/plain`, formats: 'markdown' });
+    expect(data.markdown).toContain('line <two>');
+  });
+
+  it.each([
+    { path: '/missing', code: 'upstream_not_found' },
+    { path: '/forbidden', code: 'upstream_rejected' },
+    { path: '/broken', code: 'upstream_failed' },
+    { path: '/loop', code: 'upstream_failed' },
+    { path: '/huge', code: 'upstream_failed' },
+    { path: '/bomb', code: 'upstream_failed' },
+  ])('answers $path with $code', async ({ path, code }) => {
+    await expect(scrape({ url: `${origin}${path}` })).rejects.toMatchObject({ code });
+  });
+
+  it('gives up at the timeout with upstream_timeout', async () => {
+    await expect(scrape({ url: `${origin}/slow`, timeout: 1000 })).rejects.toMatchObject({ code: 'upstream_timeout', message: 'The page did not answer within the timeout of 1000 ms.' });
+  });
+
+  it.each([
+    { query: { wait_for: 500 }, capability: 'headless browser' },
+    { query: { formats: 'markdown,screenshot' }, capability: 'headless browser' },
+    { query: { proxy: 'enhanced' }, capability: 'proxy network' },
+    { query: { location_country: 'DE' }, capability: 'proxy network' },
+    { query: {}, path: '/report.pdf', capability: 'PDF text extraction' },
+  ])('answers 503 capability_unavailable naming the $capability it lacks', async ({ query, path, capability }) => {
+    const failure = await scrape({ url: `${origin}${path ?? '/article'}`, ...query }).catch((error: ProviderError) => error);
+    expect(failure).toBeInstanceOf(ProviderError);
+    expect((failure as ProviderError).code).toBe('capability_unavailable');
+    expect((failure as ProviderError).message).toContain(capability);
+  });
+});
+
+describe('the address policy', () => {
+  const closed = { allowPrivateNetwork: false };
+
+  it.each([
+    'http://127.0.0.1/', 'http://2130706433/', 'http://0177.0.0.1/', 'http://0x7f.0.0.1/', 'http://127.1/', 'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://10.0.0.8/', 'http://172.16.4.2/', 'http://192.168.1.1/',
+    'http://169.254.169.254/latest/meta-data/', 'http://100.64.0.1/', 'http://0.0.0.0/', 'http://[fd00:ec2::254]/', 'http://[fe80::1]/',
+    'http://localhost:3000/', 'http://db.internal/', 'http://printer.local/', 'http://224.0.0.1/',
+  ])('refuses %s', (url) => {
+    expect(() => checkedUrl(url, closed)).toThrow(expect.objectContaining({ code: 'url_not_allowed' }));
+  });
+
+  it.each(['file:///etc/passwd', 'ftp://example.com/', 'http://user:secret@example.com/'])('refuses %s by scheme or credentials', (url) => {
+    expect(() => checkedUrl(url, closed)).toThrow(expect.objectContaining({ code: 'url_not_allowed' }));
+  });
+
+  it('allows public addresses and names', () => {
+    expect(checkedUrl('https://example.com/a', closed).href).toBe('https://example.com/a');
+    expect(isPublicAddress('93.184.215.14')).toBe(true);
+    expect(isPublicAddress('2606:2800:21f:cb07:6820:80da:af6b:8b2c')).toBe(true);
+  });
+
+  it('refuses a name whose DNS answer is private, at connect time', async () => {
+    const provider = createWebProvider({ policy: closed, resolve: (_host, callback) => callback(null, [{ address: '10.1.2.3', family: 4 }]) });
+    await expect(provider.fetch({ operationId: 'scrapeWebPage', query: { url: 'http://intranet.example.com/' }, signal: new AbortController().signal })).rejects.toMatchObject({ code: 'url_not_allowed' });
+  });
+
+  it('refuses a redirect to a non-public address', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    agent.get('http://public.example.com').intercept({ path: '/go' }).reply(302, '', { headers: { location: 'http://169.254.169.254/latest/meta-data/' } });
+    await expect(fetchPage('http://public.example.com/go', { agent: agent as never, policy: closed, limits: { timeoutMs: 5000, maxBytes: 1024, maxRedirects: 5 } })).rejects.toMatchObject({ code: 'url_not_allowed' });
+    await agent.close();
+  });
+});
