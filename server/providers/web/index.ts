@@ -9,6 +9,7 @@ import type { AddressPolicy } from './address-policy.ts';
 import { fetchPage, statusFailure, DEFAULT_LIMITS, type FetchLimits } from './fetch-page.ts';
 import { guardedAgent, type Resolver } from './guarded-agent.ts';
 import { htmlToDocument } from './html-to-document.ts';
+import { pdfToDocument } from './pdf-to-document.ts';
 
 export interface WebProviderOptions {
   policy: AddressPolicy;
@@ -50,9 +51,8 @@ export function createWebProvider(options: WebProviderOptions): DataProvider {
       });
       const failure = statusFailure(page);
       if (failure) throw failure;
-      if (page.contentType === 'application/pdf') {
-        if (query.pdf_parse === false) return htmlToDocument({ ...page, body: Buffer.alloc(0) }, { formats, onlyMainContent: false, removeBase64Images: true, blockAds: false });
-        throw unavailable('PDF text extraction is not available on this deployment yet');
+      if (page.contentType === 'application/pdf' || page.body.subarray(0, 5).toString('latin1') === '%PDF-') {
+        return pdfToDocument(page, formats, query.pdf_parse !== false);
       }
       if (page.contentType && !/html|xml/.test(page.contentType)) {
         const text = page.body.toString('utf8');

@@ -12,6 +12,7 @@ import { ProviderError, type DataProvider } from '../types.ts';
 import { checkedUrl, isPublicAddress } from './address-policy.ts';
 import { fetchPage } from './fetch-page.ts';
 import { createWebProvider } from './index.ts';
+import { makePdf } from '../../test-support/pdf.ts';
 
 const ARTICLE = `<!doctype html><html lang="en"><head><title>We launched the planner</title>
 <meta name="description" content="After a year of beta, the planner is here."></head><body>
@@ -37,7 +38,8 @@ function site(): Server {
     if (path === '/forbidden') return send(403, 'text/html', '<h1>No</h1>');
     if (path === '/broken') return send(500, 'text/html', '<h1>Oops</h1>');
     if (path === '/plain') return send(200, 'text/plain', 'line one\nline <two>');
-    if (path === '/report.pdf') return send(200, 'application/pdf', '%PDF-1.4 not really');
+    if (path === '/report.pdf') return send(200, 'application/pdf', makePdf('Quarterly report', ['Revenue grew 12 percent', 'Costs fell 3 percent']));
+    if (path === '/broken.pdf') return send(200, 'application/pdf', '%PDF-1.4 not really a PDF');
     if (path === '/agent') return send(200, 'text/html', `<html><body><p>${request.headers['user-agent']}</p></body></html>`);
     if (path === '/huge') return send(200, 'text/html', Buffer.alloc(3 * 1024 * 1024, 'a'));
     if (path === '/bomb') return send(200, 'text/html', gzipSync(Buffer.alloc(64 * 1024 * 1024)), { 'content-encoding': 'gzip' });
@@ -108,7 +110,16 @@ describe('the web provider on a local site', () => {
     expect(data.markdown).toContain('line <two>');
   });
 
+  it('gives the text of a PDF, page by page, with its title', async () => {
+    const data = await scrape({ url: `${origin}/report.pdf`, formats: 'markdown,metadata' });
+    expect(data.markdown).toBe('Revenue grew 12 percent\n\nCosts fell 3 percent');
+    expect(data.metadata).toMatchObject({ title: 'Quarterly report', content_type: 'application/pdf', status_code: 200 });
+    const unparsed = await scrape({ url: `${origin}/report.pdf`, formats: 'markdown,metadata', pdf_parse: false });
+    expect(unparsed.markdown).toBe('');
+  });
+
   it.each([
+    { path: '/broken.pdf', code: 'upstream_failed' },
     { path: '/missing', code: 'upstream_not_found' },
     { path: '/forbidden', code: 'upstream_rejected' },
     { path: '/broken', code: 'upstream_failed' },
@@ -128,9 +139,8 @@ describe('the web provider on a local site', () => {
     { query: { formats: 'markdown,screenshot' }, capability: 'headless browser' },
     { query: { proxy: 'enhanced' }, capability: 'proxy network' },
     { query: { location_country: 'DE' }, capability: 'proxy network' },
-    { query: {}, path: '/report.pdf', capability: 'PDF text extraction' },
-  ])('answers 503 capability_unavailable naming the $capability it lacks', async ({ query, path, capability }) => {
-    const failure = await scrape({ url: `${origin}${path ?? '/article'}`, ...query }).catch((error: ProviderError) => error);
+  ])('answers 503 capability_unavailable naming the $capability it lacks', async ({ query, capability }) => {
+    const failure = await scrape({ url: `${origin}/article`, ...query }).catch((error: ProviderError) => error);
     expect(failure).toBeInstanceOf(ProviderError);
     expect((failure as ProviderError).code).toBe('capability_unavailable');
     expect((failure as ProviderError).message).toContain(capability);
