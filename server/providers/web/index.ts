@@ -9,6 +9,7 @@ import type { AddressPolicy } from './address-policy.ts';
 import { fetchPage, statusFailure, DEFAULT_LIMITS, type FetchLimits } from './fetch-page.ts';
 import { guardedAgent, type Resolver } from './guarded-agent.ts';
 import { htmlToDocument } from './html-to-document.ts';
+import { mapSite } from './map-site.ts';
 import { pdfToDocument } from './pdf-to-document.ts';
 
 export interface WebProviderOptions {
@@ -31,15 +32,26 @@ function refuseMissingCapabilities(query: Record<string, unknown>, formats: stri
   if (query.location_country !== undefined) throw unavailable('location_country needs a proxy network, and none is configured');
 }
 
-/** The web provider; today it serves `scrapeWebPage`. */
+/** The web provider; it serves `scrapeWebPage` and `mapWebsite`. */
 export function createWebProvider(options: WebProviderOptions): DataProvider {
   const agent = guardedAgent(options.policy, options.resolve);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   return {
     name: 'web',
     async fetch(call: ProviderCall) {
-      if (call.operationId !== 'scrapeWebPage') throw new ProviderError('provider_unavailable', `The web provider does not serve ${call.operationId} yet; no credits were used.`);
       const { query } = call;
+      if (call.operationId === 'mapWebsite') {
+        if (query.goal !== undefined) throw unavailable('goal needs a ranking provider, and none is configured');
+        return mapSite({
+          url: String(query.url),
+          search: query.search as string | undefined,
+          limit: Number(query.limit ?? 1000),
+          sitemap: (query.sitemap as 'include' | 'skip' | 'only' | undefined) ?? 'include',
+          includeSubdomains: query.include_subdomains === true,
+          ignoreQueryParameters: query.ignore_query_parameters !== false,
+        }, { agent, policy: options.policy, limits, signal: call.signal });
+      }
+      if (call.operationId !== 'scrapeWebPage') throw new ProviderError('provider_unavailable', `The web provider does not serve ${call.operationId} yet; no credits were used.`);
       const formats = String(query.formats ?? DEFAULT_FORMATS).split(',');
       refuseMissingCapabilities(query, formats);
       const page = await fetchPage(String(query.url), {
