@@ -54,7 +54,7 @@ export function parseRateLimit(text: string, name: string): RateLimitPolicy {
 }
 
 /** The built-in routes of live keys: the web provider fetches pages itself. */
-export const DEFAULT_PROVIDER_ROUTES: ServerConfig['providerRoutes'] = { scrapeWebPage: 'web', mapWebsite: 'web' };
+export const DEFAULT_PROVIDER_ROUTES: ServerConfig['providerRoutes'] = { scrapeWebPage: 'web', mapWebsite: 'web', crawlWebsite: 'web', batchScrapeWebPages: 'web' };
 
 function providerRoutes(env: NodeJS.ProcessEnv): ServerConfig['providerRoutes'] {
   const text = env.PROVIDER_ROUTES;

@@ -6,7 +6,10 @@
 import { createApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, readConfig } from './config.ts';
+import { LiveJobRunner } from './jobs/live-runner.ts';
 import { SandboxJobRunner } from './jobs/sandbox-runner.ts';
+import { DEFAULT_LIMITS } from './providers/web/fetch-page.ts';
+import { guardedAgent } from './providers/web/guarded-agent.ts';
 import { createLogger } from './logger.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { sandboxProvider } from './providers/sandbox/index.ts';
@@ -23,16 +26,19 @@ try {
 }
 
 const logger = createLogger(config.logLevel);
+const policy = { allowPrivateNetwork: config.allowPrivateNetwork };
 const stores = openStores(config.databaseUrl);
 let providers: ProviderRegistry;
 try {
-  providers = new ProviderRegistry(config.providerRoutes, { web: createWebProvider({ policy: { allowPrivateNetwork: config.allowPrivateNetwork } }) }, sandboxProvider);
+  providers = new ProviderRegistry(config.providerRoutes, { web: createWebProvider({ policy }) }, sandboxProvider);
 } catch (error) {
   console.error(`Configuration error: ${(error as Error).message}`);
   process.exit(2);
 }
 const runner = new SandboxJobRunner(stores, systemClock);
 runner.start(config.jobTickMs);
+const liveRunner = new LiveJobRunner(stores, systemClock, { agent: guardedAgent(policy), policy, limits: DEFAULT_LIMITS });
+liveRunner.start(config.jobTickMs);
 
 /** Expired idempotency records (24 h) and cache entries (7 days) are dropped every 10 minutes. */
 const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
@@ -53,6 +59,7 @@ const server = app.listen(config.port, config.host, () => {
 function shutdown(signal: string): void {
   console.log(`${signal} received: finishing in-flight requests`);
   runner.stop();
+  liveRunner.stop();
   clearInterval(maintenance);
   server.close(() => {
     stores.database.close();

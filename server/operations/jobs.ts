@@ -14,7 +14,7 @@ function invalid(problem: string): ServiceError {
 }
 
 function requireJobRunner(context: OperationContext): void {
-  if (!context.deps.providers.runsJobs(context.key)) {
+  if (!context.deps.providers.runsJobs(context.key, context.operation.operationId)) {
     throw new ServiceError('provider_unavailable', `No provider is configured for ${context.operation.path.slice(1)} jobs; no credits were used.`);
   }
 }

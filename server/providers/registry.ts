@@ -29,8 +29,8 @@ export class ProviderRegistry {
     return name ? this.providers[name] : undefined;
   }
 
-  /** Whether jobs of this key can run: sandbox keys run on the sandbox; no live job runner exists yet. */
-  runsJobs(key: ApiKey): boolean {
-    return key.sandbox;
+  /** Whether jobs of `operationId` can run for this key: on the sandbox, or on a live provider routed to it. */
+  runsJobs(key: ApiKey, operationId: OperationId): boolean {
+    return key.sandbox || this.routes[operationId] !== undefined;
   }
 }

@@ -45,6 +45,16 @@ export class JobStore {
     prepared(this.database, 'UPDATE jobs SET status = ?, record = ? WHERE id = ?').run(job.status, JSON.stringify(job), job.id);
   }
 
+  /** Where a running job stands between pages, or undefined before its first step. */
+  progress<T>(jobId: string): T | undefined {
+    const row = prepared(this.database, 'SELECT progress FROM jobs WHERE id = ?').get(jobId) as { progress: string | null } | undefined;
+    return row?.progress ? (JSON.parse(row.progress) as T) : undefined;
+  }
+
+  saveProgress(jobId: string, progress: unknown): void {
+    prepared(this.database, 'UPDATE jobs SET progress = ? WHERE id = ?').run(JSON.stringify(progress), jobId);
+  }
+
   /** The job if it belongs to `keyId`. */
   get(keyId: string, jobId: string): StoredJob | undefined {
     const row = prepared(this.database, 'SELECT key_id, sandbox, request, record FROM jobs WHERE id = ? AND key_id = ?').get(jobId, keyId) as JobRow | undefined;

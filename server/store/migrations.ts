@@ -77,4 +77,8 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX monitors_by_key ON monitors (key_id, id DESC);
   `,
+  `
+  -- Where a live job stands between pages (crawl frontier, visited URLs), saved with each page.
+  ALTER TABLE jobs ADD COLUMN progress TEXT;
+  `,
 ];

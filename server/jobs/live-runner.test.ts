@@ -1,0 +1,117 @@
+/** Live crawl and batch-scrape jobs against a local site: scope rules, robots.txt, charges, cancel, resume. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../providers/web/fetch-page.ts';
+import { guardedAgent } from '../providers/web/guarded-agent.ts';
+import { startTestServer, type TestServer } from '../test-support/test-server.ts';
+import { LiveJobRunner } from './live-runner.ts';
+
+const LINKS: Record<string, string[]> = {
+  '/docs/': ['/docs/a', '/docs/b', '/blog/post', 'https://other.example/x'],
+  '/docs/a': ['/docs/a/deep', '/docs/private/secret'],
+  '/docs/b': ['/docs/'],
+  '/docs/a/deep': ['/docs/a/deeper'],
+};
+
+describe('live jobs', () => {
+  let site: Server;
+  let origin: string;
+  let server: TestServer;
+  let runner: LiveJobRunner;
+  const policy = { allowPrivateNetwork: true };
+
+  beforeAll(async () => {
+    site = createServer((request, response) => {
+      const path = request.url ?? '/';
+      if (path === '/robots.txt') {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        return response.end('User-agent: *\nDisallow: /docs/private/\nDisallow: /closed/\n');
+      }
+      if (path === '/gone') {
+        response.writeHead(404, { 'content-type': 'text/html' });
+        return response.end('<h1>Gone</h1>');
+      }
+      const links = (LINKS[path] ?? []).map((href) => `<a href="${href}">${href}</a>`).join(' ');
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(`<html><head><title>${path}</title></head><body><h1>Page ${path}</h1><p>Some text for ${path}.</p>${links}</body></html>`);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    server = await startTestServer({ providers: { web: { name: 'web', fetch: async () => ({}) } }, routes: { crawlWebsite: 'web', batchScrapeWebPages: 'web' } });
+    runner = new LiveJobRunner(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: DEFAULT_LIMITS });
+  });
+  afterAll(async () => {
+    await server.close();
+    await new Promise<void>((resolve) => site.close(() => resolve()));
+  });
+
+  async function submit(secret: string, path: string, body: Record<string, unknown>) {
+    const answer = await server.call(path, { method: 'POST', key: secret, body });
+    expect(answer.status).toBe(200);
+    return answer.body.data.job as { id: string };
+  }
+
+  async function finished(secret: string, keyId: string, jobId: string) {
+    await runner.work(keyId, jobId);
+    return (await server.call(`/web/jobs/${jobId}?limit=100`, { key: secret })).body.data;
+  }
+
+  it('crawls breadth-first below the start path, honouring robots.txt and max_depth, charging each page', async () => {
+    const { secret, id } = server.key({ credits: 100, sandbox: false });
+    const job = await submit(secret, '/web/crawl', { url: `${origin}/docs/`, max_depth: 2, formats: 'markdown' });
+    const { job: done, pages } = await finished(secret, id, job.id);
+    expect(pages.map((page: { url: string }) => new URL(page.url).pathname)).toEqual(['/docs/', '/docs/a', '/docs/b', '/docs/a/deep']);
+    expect(done).toMatchObject({ status: 'completed', pages_completed: 4, pages_total: 4, credits_used: 5 });
+    expect(pages[0].document.markdown).toContain('# Page /docs/');
+    expect(server.stores.ledger.balance(id)).toBe(95);
+  });
+
+  it('applies include_paths, exclude_paths and limit', async () => {
+    const { secret, id } = server.key({ credits: 100, sandbox: false });
+    const included = await finished(secret, id, (await submit(secret, '/web/crawl', { url: `${origin}/docs/`, include_paths: '^/docs/a' })).id);
+    expect(included.pages.map((page: { url: string }) => new URL(page.url).pathname)).toEqual(['/docs/', '/docs/a', '/docs/a/deep', '/docs/a/deeper']);
+    const excluded = await finished(secret, id, (await submit(secret, '/web/crawl', { url: `${origin}/docs/`, exclude_paths: '/b$,deep' })).id);
+    expect(excluded.pages.map((page: { url: string }) => new URL(page.url).pathname)).toEqual(['/docs/', '/docs/a']);
+    const limited = await finished(secret, id, (await submit(secret, '/web/crawl', { url: `${origin}/docs/`, limit: 2 })).id);
+    expect(limited.pages).toHaveLength(2);
+  });
+
+  it('fails a crawl whose start robots.txt disallows, charging only the submission', async () => {
+    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const { job } = await finished(secret, id, (await submit(secret, '/web/crawl', { url: `${origin}/closed/page` })).id);
+    expect(job).toMatchObject({ status: 'failed', error: { code: 'provider_policy_denied' } });
+    expect(server.stores.ledger.balance(id)).toBe(9);
+  });
+
+  it('scrapes a batch, recording failed pages without charging them', async () => {
+    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const job = await submit(secret, '/web/batch-scrape', { urls: [`${origin}/docs/a`, `${origin}/gone`, `${origin}/docs/b`] });
+    const { job: done, pages } = await finished(secret, id, job.id);
+    expect(done).toMatchObject({ status: 'completed', pages_completed: 2, pages_failed: 1, credits_used: 3 });
+    expect(pages[1]).toMatchObject({ document: null, error: { code: 'upstream_not_found' } });
+    expect(server.stores.ledger.balance(id)).toBe(7);
+  });
+
+  it('stops a cancelled job, and resumes an interrupted one without fetching a stored page again', async () => {
+    const { secret, id } = server.key({ credits: 100, sandbox: false });
+    const job = await submit(secret, '/web/crawl', { url: `${origin}/docs/`, formats: 'links' });
+    const stopping = new LiveJobRunner(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: DEFAULT_LIMITS });
+    const first = stopping.work(id, job.id);
+    stopping.stop();
+    await first;
+    const midway = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job;
+    expect(midway.status).toBe('running');
+
+    const { job: done, pages } = await finished(secret, id, job.id);
+    expect(done.status).toBe('completed');
+    const urls = pages.map((page: { url: string }) => page.url);
+    expect(new Set(urls).size).toBe(urls.length);
+    expect(server.stores.ledger.entries(id).filter((entry) => entry.jobId === job.id)).toHaveLength(done.pages_completed);
+
+    const cancelledJob = await submit(secret, '/web/crawl', { url: `${origin}/docs/` });
+    await server.call(`/web/jobs/${cancelledJob.id}`, { method: 'DELETE', key: secret });
+    const { job: cancelled, pages: none } = await finished(secret, id, cancelledJob.id);
+    expect([cancelled.status, none.length]).toEqual(['cancelled', 0]);
+  });
+});

@@ -1,0 +1,194 @@
+/**
+ * Runs live crawl and batch-scrape jobs with the web provider's safe fetcher. Each job takes a few
+ * pages of its frontier at a time, fetches them in parallel (bounded per job, so per host), then
+ * stores them, charges them and saves the new frontier in one transaction: a job interrupted by a
+ * restart resumes from its last saved step, with no page charged twice and none lost.
+ */
+import robotsParserModule from 'robots-parser';
+import { operations } from '../../generated/operations.ts';
+import { timestamp, type Clock } from '../clock.ts';
+import { fetchPage, statusFailure, type FetchContext } from '../providers/web/fetch-page.ts';
+import { htmlToDocument } from '../providers/web/html-to-document.ts';
+import { pdfToDocument } from '../providers/web/pdf-to-document.ts';
+import { ProviderError } from '../providers/types.ts';
+import { inTransaction } from '../store/database.ts';
+import type { Stores } from '../store/index.ts';
+import type { Job, JobPage, StoredJob } from '../store/jobs.ts';
+
+interface Progress {
+  frontier: { url: string; depth: number }[];
+  seen: string[];
+  /** A crawl's start may be refused by robots.txt: then the job fails with provider_policy_denied. */
+  robotsChecked: boolean;
+}
+
+type Fetched = { url: string; depth: number; page: JobPage; links: string[] };
+
+const PAGE_COST: Record<string, number> = Object.fromEntries(operations.map((row) => [row.operationId, row.creditCostPerPage]));
+const PAGES_PER_STEP = 4;
+
+/** robots-parser is CommonJS: its default import is the parser function itself. */
+const robotsParser = robotsParserModule as unknown as (url: string, text: string) => { isAllowed(url: string): boolean | undefined };
+
+function compilePatterns(text: unknown): RegExp[] {
+  return String(text ?? '').split(',').filter(Boolean).map((pattern) => new RegExp(pattern));
+}
+
+export class LiveJobRunner {
+  private readonly stores: Stores;
+  private readonly clock: Clock;
+  private readonly fetchContext: FetchContext;
+  private readonly working = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopping = false;
+
+  constructor(stores: Stores, clock: Clock, fetchContext: FetchContext) {
+    this.stores = stores;
+    this.clock = clock;
+    this.fetchContext = fetchContext;
+  }
+
+  start(tickMs: number): void {
+    this.timer = setInterval(() => this.tick(), tickMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.stopping = true;
+    clearInterval(this.timer);
+  }
+
+  /** Starts a worker for every active live job that has none. */
+  tick(): void {
+    for (const stored of this.stores.jobs.active()) {
+      if (stored.sandbox || this.working.has(stored.job.id) || stored.job.kind === 'agent') continue;
+      this.working.add(stored.job.id);
+      void this.work(stored.keyId, stored.job.id).finally(() => this.working.delete(stored.job.id));
+    }
+  }
+
+  /** Runs one job until it ends, is cancelled, or the runner stops. Resolves when it has stopped. */
+  async work(keyId: string, jobId: string): Promise<void> {
+    while (!this.stopping) {
+      const stored = this.stores.jobs.get(keyId, jobId);
+      if (!stored || (stored.job.status !== 'queued' && stored.job.status !== 'running')) return;
+      if (!(await this.step(stored))) return;
+    }
+  }
+
+  private initialProgress(stored: StoredJob): Progress {
+    const { request, job } = stored;
+    if (job.kind === 'batch_scrape') {
+      const urls = [...new Set((request.urls as string[]).filter((url) => !job.invalid_urls.includes(url)))];
+      return { frontier: urls.map((url) => ({ url, depth: 0 })), seen: urls, robotsChecked: true };
+    }
+    return { frontier: [{ url: String(request.url), depth: 0 }], seen: [String(request.url)], robotsChecked: false };
+  }
+
+  private async robots(startUrl: string): Promise<{ isAllowed(url: string): boolean | undefined }> {
+    const robotsUrl = new URL('/robots.txt', startUrl).href;
+    try {
+      const page = await fetchPage(robotsUrl, this.fetchContext);
+      return robotsParser(robotsUrl, page.status < 400 ? page.body.toString('utf8') : '');
+    } catch {
+      return robotsParser(robotsUrl, '');
+    }
+  }
+
+  private follows(stored: StoredJob, link: string): boolean {
+    const { request } = stored;
+    const start = new URL(String(request.url));
+    const url = new URL(link);
+    if (url.hostname !== start.hostname && request.allow_external_links !== true) return false;
+    if (url.hostname === start.hostname && request.allow_backward_links !== true && !url.pathname.startsWith(start.pathname.replace(/[^/]*$/, ''))) return false;
+    const includes = compilePatterns(request.include_paths);
+    const excludes = compilePatterns(request.exclude_paths);
+    if (excludes.some((pattern) => pattern.test(url.pathname))) return false;
+    if (includes.length > 0 && !includes.some((pattern) => pattern.test(url.pathname))) return false;
+    return true;
+  }
+
+  private async fetchOne(stored: StoredJob, url: string, depth: number): Promise<Fetched> {
+    const formats = String(stored.request.formats ?? 'markdown,metadata').split(',');
+    const completedAt = timestamp(this.clock.now());
+    try {
+      const page = await fetchPage(url, this.fetchContext);
+      const failure = statusFailure(page);
+      if (failure) throw failure;
+      const isPdf = page.contentType === 'application/pdf';
+      const withLinks = [...new Set([...formats, 'links'])];
+      const document = isPdf
+        ? await pdfToDocument(page, formats, true)
+        : htmlToDocument(page, { formats: withLinks, onlyMainContent: stored.request.only_main_content !== false, removeBase64Images: true, blockAds: true });
+      const links = document.links ?? [];
+      if (!formats.includes('links')) delete document.links;
+      return { url, depth, page: { url: page.url, document, error: null, completed_at: completedAt }, links };
+    } catch (error) {
+      const failure = error instanceof ProviderError ? error : new ProviderError('upstream_failed', (error as Error).message);
+      return { url, depth, page: { url, document: null, error: { code: failure.code, message: failure.message }, completed_at: completedAt }, links: [] };
+    }
+  }
+
+  /** One step of a job; false when the job has ended. */
+  private async step(stored: StoredJob): Promise<boolean> {
+    const now = () => timestamp(this.clock.now());
+    const job = stored.job;
+    const progress = this.stores.jobs.progress<Progress>(job.id) ?? this.initialProgress(stored);
+    const limit = job.kind === 'crawl' ? Number(stored.request.limit ?? 100) : Infinity;
+    const maxDepth = Number(stored.request.max_depth ?? 3);
+    const robots = job.kind === 'crawl' ? await this.robots(String(stored.request.url)) : undefined;
+
+    if (job.status === 'queued') {
+      if (robots && robots.isAllowed(String(stored.request.url)) === false) {
+        this.stores.jobs.save({ ...job, status: 'failed', updated_at: now(), started_at: now(), completed_at: now(), error: { code: 'provider_policy_denied', message: 'robots.txt of the site disallows its start URL.' } });
+        return false;
+      }
+      inTransaction(this.stores.database, () => {
+        this.stores.jobs.save({ ...job, status: 'running', updated_at: now(), started_at: now(), pages_total: job.kind === 'batch_scrape' ? progress.frontier.length : null });
+        this.stores.jobs.saveProgress(job.id, progress);
+      });
+      return true;
+    }
+
+    const done = job.pages_completed + job.pages_failed;
+    const batch = progress.frontier.slice(0, Math.max(0, Math.min(PAGES_PER_STEP, limit - done)));
+    if (batch.length === 0) {
+      this.stores.jobs.save({ ...job, status: 'completed', updated_at: now(), completed_at: now(), pages_total: done });
+      return false;
+    }
+    const fetched = await Promise.all(batch.map(({ url, depth }) => this.fetchOne(stored, url, depth)));
+
+    return inTransaction(this.stores.database, () => {
+      const current = this.stores.jobs.get(stored.keyId, job.id);
+      if (!current || current.job.status !== 'running') return false;
+      let record: Job = { ...current.job, updated_at: now() };
+      const cost = PAGE_COST[job.kind === 'crawl' ? 'crawlWebsite' : 'batchScrapeWebPages'] ?? 0;
+      const frontier = progress.frontier.slice(batch.length);
+      const seen = new Set(progress.seen);
+      let seq = done;
+      for (const result of fetched) {
+        if (result.page.document) {
+          const charge = this.stores.ledger.charge(stored.keyId, cost, { jobId: job.id, operationId: job.kind === 'crawl' ? 'crawlWebsite' : 'batchScrapeWebPages' }, new Date(this.clock.now()));
+          if (!charge.ok) {
+            this.stores.jobs.save({ ...record, status: 'failed', completed_at: now(), error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page; the pages stored so far are kept.` } });
+            return false;
+          }
+          record = { ...record, pages_completed: record.pages_completed + 1, credits_used: record.credits_used + cost };
+        } else {
+          record = { ...record, pages_failed: record.pages_failed + 1 };
+        }
+        this.stores.jobs.addPage(job.id, ++seq, result.page);
+        if (job.kind === 'crawl' && result.depth < maxDepth) {
+          for (const link of result.links) {
+            if (seen.has(link) || !this.follows(stored, link) || robots?.isAllowed(link) === false) continue;
+            seen.add(link);
+            frontier.push({ url: link, depth: result.depth + 1 });
+          }
+        }
+      }
+      this.stores.jobs.save(record);
+      this.stores.jobs.saveProgress(job.id, { ...progress, frontier, seen: [...seen] });
+      return true;
+    });
+  }
+}
