@@ -22,7 +22,7 @@ import type { ProviderRegistry } from './providers/registry.ts';
 import type { Stores } from './store/index.ts';
 
 export interface AppDependencies {
-  config: Pick<ServerConfig, 'rateLimit' | 'checkResponseHeaders'>;
+  config: Pick<ServerConfig, 'rateLimit' | 'checkResponseHeaders' | 'allowPrivateNetwork'>;
   stores: Stores;
   providers: ProviderRegistry;
   clock: Clock;
@@ -36,7 +36,7 @@ function expressPath(path: string): string {
 
 export function createApp({ config, stores, providers, clock, logger }: AppDependencies): Express {
   const sendOptions = { checkHeaders: config.checkResponseHeaders, logger };
-  const deps = { stores, providers, clock };
+  const deps = { stores, providers, clock, addressPolicy: { allowPrivateNetwork: config.allowPrivateNetwork } };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -15,6 +15,10 @@ import { ProviderRegistry } from './providers/registry.ts';
 import { sandboxProvider } from './providers/sandbox/index.ts';
 import { createWebProvider } from './providers/web/index.ts';
 import { openStores } from './store/index.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+
+/** How often due webhook messages are attempted. */
+const WEBHOOK_TICK_MS = 1000;
 
 let config;
 try {
@@ -37,8 +41,11 @@ try {
 }
 const runner = new SandboxJobRunner(stores, systemClock);
 runner.start(config.jobTickMs);
-const liveRunner = new LiveJobRunner(stores, systemClock, { agent: guardedAgent(policy), policy, limits: DEFAULT_LIMITS });
+const agent = guardedAgent(policy);
+const liveRunner = new LiveJobRunner(stores, systemClock, { agent, policy, limits: DEFAULT_LIMITS });
 liveRunner.start(config.jobTickMs);
+const webhooks = new WebhookDispatcher(stores, systemClock, agent, policy);
+webhooks.start(WEBHOOK_TICK_MS);
 
 /** Expired idempotency records (24 h) and cache entries (7 days) are dropped every 10 minutes. */
 const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
@@ -60,6 +67,7 @@ function shutdown(signal: string): void {
   console.log(`${signal} received: finishing in-flight requests`);
   runner.stop();
   liveRunner.stop();
+  webhooks.stop();
   clearInterval(maintenance);
   server.close(() => {
     stores.database.close();

@@ -38,7 +38,7 @@ describe('live jobs', () => {
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    server = await startTestServer({ providers: { web: { name: 'web', fetch: async () => ({}) } }, routes: { crawlWebsite: 'web', batchScrapeWebPages: 'web' } });
+    server = await startTestServer({ allowPrivateNetwork: true, providers: { web: { name: 'web', fetch: async () => ({}) } }, routes: { crawlWebsite: 'web', batchScrapeWebPages: 'web' } });
     runner = new LiveJobRunner(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: DEFAULT_LIMITS });
   });
   afterAll(async () => {

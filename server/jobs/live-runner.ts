@@ -14,6 +14,7 @@ import { ProviderError } from '../providers/types.ts';
 import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
 import type { Job, JobPage, StoredJob } from '../store/jobs.ts';
+import { queueJobEvent, type JobEventName } from '../webhooks/job-events.ts';
 
 interface Progress {
   frontier: { url: string; depth: number }[];
@@ -129,6 +130,12 @@ export class LiveJobRunner {
     }
   }
 
+  /** Saves the job and queues the webhook event it announces (call inside a transaction). */
+  private save(stored: StoredJob, job: Job, event: JobEventName): void {
+    this.stores.jobs.save(job);
+    queueJobEvent(this.stores, this.clock, stored.keyId, job, event);
+  }
+
   /** One step of a job; false when the job has ended. */
   private async step(stored: StoredJob): Promise<boolean> {
     const now = () => timestamp(this.clock.now());
@@ -140,11 +147,11 @@ export class LiveJobRunner {
 
     if (job.status === 'queued') {
       if (robots && robots.isAllowed(String(stored.request.url)) === false) {
-        this.stores.jobs.save({ ...job, status: 'failed', updated_at: now(), started_at: now(), completed_at: now(), error: { code: 'provider_policy_denied', message: 'robots.txt of the site disallows its start URL.' } });
+        inTransaction(this.stores.database, () => this.save(stored, { ...job, status: 'failed', updated_at: now(), started_at: now(), completed_at: now(), error: { code: 'provider_policy_denied', message: 'robots.txt of the site disallows its start URL.' } }, 'failed'));
         return false;
       }
       inTransaction(this.stores.database, () => {
-        this.stores.jobs.save({ ...job, status: 'running', updated_at: now(), started_at: now(), pages_total: job.kind === 'batch_scrape' ? progress.frontier.length : null });
+        this.save(stored, { ...job, status: 'running', updated_at: now(), started_at: now(), pages_total: job.kind === 'batch_scrape' ? progress.frontier.length : null }, 'started');
         this.stores.jobs.saveProgress(job.id, progress);
       });
       return true;
@@ -153,7 +160,7 @@ export class LiveJobRunner {
     const done = job.pages_completed + job.pages_failed;
     const batch = progress.frontier.slice(0, Math.max(0, Math.min(PAGES_PER_STEP, limit - done)));
     if (batch.length === 0) {
-      this.stores.jobs.save({ ...job, status: 'completed', updated_at: now(), completed_at: now(), pages_total: done });
+      inTransaction(this.stores.database, () => this.save(stored, { ...job, status: 'completed', updated_at: now(), completed_at: now(), pages_total: done }, 'completed'));
       return false;
     }
     const fetched = await Promise.all(batch.map(({ url, depth }) => this.fetchOne(stored, url, depth)));
@@ -170,7 +177,7 @@ export class LiveJobRunner {
         if (result.page.document) {
           const charge = this.stores.ledger.charge(stored.keyId, cost, { jobId: job.id, operationId: job.kind === 'crawl' ? 'crawlWebsite' : 'batchScrapeWebPages' }, new Date(this.clock.now()));
           if (!charge.ok) {
-            this.stores.jobs.save({ ...record, status: 'failed', completed_at: now(), error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page; the pages stored so far are kept.` } });
+            this.save(stored, { ...record, status: 'failed', completed_at: now(), error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page; the pages stored so far are kept.` } }, 'failed');
             return false;
           }
           record = { ...record, pages_completed: record.pages_completed + 1, credits_used: record.credits_used + cost };
@@ -178,6 +185,7 @@ export class LiveJobRunner {
           record = { ...record, pages_failed: record.pages_failed + 1 };
         }
         this.stores.jobs.addPage(job.id, ++seq, result.page);
+        queueJobEvent(this.stores, this.clock, stored.keyId, record, 'page', result.page);
         if (job.kind === 'crawl' && result.depth < maxDepth) {
           for (const link of result.links) {
             if (seen.has(link) || !this.follows(stored, link) || robots?.isAllowed(link) === false) continue;

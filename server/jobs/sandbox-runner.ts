@@ -8,9 +8,10 @@ import { timestamp, type Clock } from '../clock.ts';
 import { sandboxAgentAnswer, sandboxCrawlUrls, sandboxDocument } from '../providers/sandbox/web-jobs.ts';
 import { failOnMagicUrl } from '../providers/sandbox/magic-failures.ts';
 import { ProviderError } from '../providers/types.ts';
-import type { Job, StoredJob } from '../store/jobs.ts';
+import type { Job, JobPage, StoredJob } from '../store/jobs.ts';
 import type { Stores } from '../store/index.ts';
 import { inTransaction } from '../store/database.ts';
+import { queueJobEvent, type JobEventName } from '../webhooks/job-events.ts';
 
 const PER_PAGE_COST = Object.fromEntries(operations.map((row) => [row.operationId, row.creditCostPerPage]));
 const PAGE_COST: Record<Job['kind'], number> = {
@@ -62,37 +63,45 @@ export class SandboxJobRunner {
     const job: Job = { ...stored.job, updated_at: now };
     if (job.status === 'queued') {
       const urls = plannedUrls(stored);
-      this.stores.jobs.save({ ...job, status: 'running', started_at: now, pages_total: job.kind === 'agent' ? 0 : urls.length });
+      this.save(stored, { ...job, status: 'running', started_at: now, pages_total: job.kind === 'agent' ? 0 : urls.length }, 'started');
       return;
     }
     if (job.kind === 'agent') {
       const answer = sandboxAgentAnswer(String(stored.request.url), String(stored.request.prompt), String(stored.request.model ?? 'spark-1-mini'));
-      this.stores.jobs.save({ ...job, status: 'completed', completed_at: now, answer });
+      this.save(stored, { ...job, status: 'completed', completed_at: now, answer }, 'completed');
       return;
     }
     const urls = plannedUrls(stored);
     const seq = job.pages_completed + job.pages_failed;
     const url = urls[seq];
     if (url === undefined) {
-      this.stores.jobs.save({ ...job, status: 'completed', completed_at: now });
+      this.save(stored, { ...job, status: 'completed', completed_at: now }, 'completed');
       return;
     }
     try {
       failOnMagicUrl(url);
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      this.stores.jobs.addPage(job.id, seq + 1, { url, document: null, error: { code: error.code, message: error.message }, completed_at: now });
-      this.stores.jobs.save({ ...job, pages_failed: job.pages_failed + 1 });
+      const page = { url, document: null, error: { code: error.code, message: error.message }, completed_at: now };
+      this.stores.jobs.addPage(job.id, seq + 1, page);
+      this.save(stored, { ...job, pages_failed: job.pages_failed + 1 }, 'page', page);
       return;
     }
     const cost = PAGE_COST[job.kind];
     const charge = this.stores.ledger.charge(stored.keyId, cost, { jobId: job.id, operationId: job.kind === 'crawl' ? 'crawlWebsite' : 'batchScrapeWebPages' }, new Date(this.clock.now()));
     if (!charge.ok) {
-      this.stores.jobs.save({ ...job, status: 'failed', completed_at: now, error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page (${cost} credit${cost === 1 ? '' : 's'}); the pages stored so far are kept.` } });
+      this.save(stored, { ...job, status: 'failed', completed_at: now, error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page (${cost} credit${cost === 1 ? '' : 's'}); the pages stored so far are kept.` } }, 'failed');
       return;
     }
     const document = sandboxDocument(url, formatsOf(stored.request), { onlyMainContent: stored.request.only_main_content !== false });
-    this.stores.jobs.addPage(job.id, seq + 1, { url: document.url, document, error: null, completed_at: now });
-    this.stores.jobs.save({ ...job, pages_completed: job.pages_completed + 1, credits_used: job.credits_used + cost });
+    const page = { url: document.url, document, error: null, completed_at: now };
+    this.stores.jobs.addPage(job.id, seq + 1, page);
+    this.save(stored, { ...job, pages_completed: job.pages_completed + 1, credits_used: job.credits_used + cost }, 'page', page);
+  }
+
+  /** Saves the job and queues the webhook event it announces, in the step's transaction. */
+  private save(stored: StoredJob, job: Job, event: JobEventName, page: JobPage | null = null): void {
+    this.stores.jobs.save(job);
+    queueJobEvent(this.stores, this.clock, stored.keyId, job, event, page);
   }
 }

@@ -5,7 +5,11 @@ import { timestamp } from '../clock.ts';
 import { ServiceError } from '../gateway/service-error.ts';
 import { decodeCursor } from '../store/cursor.ts';
 import { TERMINAL_STATUSES, type Job } from '../store/jobs.ts';
+import { checkedUrl } from '../providers/web/address-policy.ts';
+import { ProviderError } from '../providers/types.ts';
 import type { OperationContext, OperationHandler } from './types.ts';
+import { inTransaction } from '../store/database.ts';
+import { queueJobEvent } from '../webhooks/job-events.ts';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -31,6 +35,20 @@ function checkPathPatterns(body: Record<string, any>): void {
   }
 }
 
+/** Refuses a URL that may not be fetched (non-public address, other scheme) with the contract's code. */
+function checkTarget(context: OperationContext, url: string, parameter: string): void {
+  try {
+    checkedUrl(url, context.deps.addressPolicy, parameter);
+  } catch (error) {
+    if (error instanceof ProviderError) throw new ServiceError(error.code, error.message);
+    throw error;
+  }
+}
+
+function checkWebhookUrl(context: OperationContext): void {
+  if (context.body?.webhook_url) checkTarget(context, context.body.webhook_url, 'body.webhook_url');
+}
+
 function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
@@ -40,13 +58,29 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
-/** Splits a batch's URLs into distinct valid ones and invalid ones; refuses invalid ones unless told to skip them. */
-function batchUrls(body: Record<string, any>): { valid: string[]; invalid: string[] } {
+function isAllowedTarget(context: OperationContext, url: string): boolean {
+  try {
+    checkTarget(context, url, 'body.urls');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Splits a batch's URLs into distinct valid ones and the others; refuses the others (malformed:
+ * invalid_parameters, non-public: url_not_allowed) unless told to skip them.
+ */
+function batchUrls(context: OperationContext): { valid: string[]; invalid: string[] } {
+  const body = context.body!;
   const urls = body.urls as string[];
-  const invalidUrls = urls.filter((url) => !isHttpUrl(url));
-  const valid = [...new Set(urls.filter(isHttpUrl))];
-  if (invalidUrls.length > 0 && body.ignore_invalid_urls !== true) {
-    throw invalid(`body.urls holds URLs that are not absolute http or https URLs: ${invalidUrls.map((url) => JSON.stringify(url)).join(', ')}`);
+  const malformed = urls.filter((url) => !isHttpUrl(url));
+  const refused = urls.filter((url) => isHttpUrl(url) && !isAllowedTarget(context, url));
+  const invalidUrls = urls.filter((url) => malformed.includes(url) || refused.includes(url));
+  const valid = [...new Set(urls.filter((url) => !invalidUrls.includes(url)))];
+  if (body.ignore_invalid_urls !== true) {
+    if (malformed.length > 0) throw invalid(`body.urls holds URLs that are not absolute http or https URLs: ${malformed.map((url) => JSON.stringify(url)).join(', ')}`);
+    if (refused.length > 0) throw new ServiceError('url_not_allowed', `body.urls holds URLs of non-public addresses: ${refused.map((url) => JSON.stringify(url)).join(', ')}.`);
   }
   if (valid.length === 0) throw invalid('body.urls holds no valid URL');
   return { valid, invalid: invalidUrls };
@@ -100,9 +134,16 @@ function ownedJob(context: OperationContext): Job {
 }
 
 export const jobHandlers: Partial<Record<OperationId, OperationHandler>> = {
-  crawlWebsite: submit('crawl', ({ body }) => checkPathPatterns(body!), ({ body }) => ({ url: body!.url })),
-  batchScrapeWebPages: submit('batch_scrape', ({ body }) => void batchUrls(body!), ({ body }) => {
-    const { valid, invalid: skipped } = batchUrls(body!);
+  crawlWebsite: submit('crawl', (context) => {
+    checkPathPatterns(context.body!);
+    checkTarget(context, context.body!.url, 'body.url');
+    checkWebhookUrl(context);
+  }, ({ body }) => ({ url: body!.url })),
+  batchScrapeWebPages: submit('batch_scrape', (context) => {
+    batchUrls(context);
+    checkWebhookUrl(context);
+  }, (context) => {
+    const { valid, invalid: skipped } = batchUrls(context);
     return { pages_total: valid.length, invalid_urls: skipped };
   }),
   runWebAgent: submit('agent', () => undefined, ({ body }) => ({ url: body!.url, pages_total: 0, webhook_url: null })),
@@ -135,7 +176,10 @@ export const jobHandlers: Partial<Record<OperationId, OperationHandler>> = {
       }
       const now = timestamp(context.deps.clock.now());
       const cancelled: Job = { ...job, status: 'cancelled', updated_at: now, completed_at: now };
-      context.deps.stores.jobs.save(cancelled);
+      inTransaction(context.deps.stores.database, () => {
+        context.deps.stores.jobs.save(cancelled);
+        queueJobEvent(context.deps.stores, context.deps.clock, context.key.id, cancelled, 'cancelled');
+      });
       return { job: cancelled, deleted: false };
     },
   },

@@ -5,6 +5,8 @@ import { timestamp } from '../clock.ts';
 import { ServiceError } from '../gateway/service-error.ts';
 import { decodeCursor } from '../store/cursor.ts';
 import type { Monitor } from '../store/monitors.ts';
+import { checkedUrl } from '../providers/web/address-policy.ts';
+import { ProviderError } from '../providers/types.ts';
 import type { OperationContext, OperationHandler } from './types.ts';
 
 const SCHEDULE_FIELDS = ['cadence_minutes', 'schedule_text', 'schedule_cron'] as const;
@@ -45,6 +47,20 @@ function checkCapabilities(context: OperationContext, monitor: Pick<Monitor, 'mo
   if (context.key.sandbox) return;
   if (monitor.mode === 'search') throw new ServiceError('capability_unavailable', 'Monitors in mode search need a search provider, and none is configured; no credits were used.');
   if (monitor.judge_enabled) throw new ServiceError('capability_unavailable', 'judge_enabled needs a judge provider, and none is configured; no credits were used.');
+}
+
+/** The monitor's URL and webhook_url must be fetchable addresses. */
+function checkTargets(context: OperationContext): void {
+  for (const parameter of ['url', 'webhook_url'] as const) {
+    const value = context.body?.[parameter];
+    if (typeof value !== 'string') continue;
+    try {
+      checkedUrl(value, context.deps.addressPolicy, `body.${parameter}`);
+    } catch (error) {
+      if (error instanceof ProviderError) throw new ServiceError(error.code, error.message);
+      throw error;
+    }
+  }
 }
 
 function ownedMonitor(context: OperationContext): Monitor {
@@ -101,6 +117,7 @@ export const monitorHandlers: Partial<Record<OperationId, OperationHandler>> = {
   createMonitor: {
     check(context) {
       checkScheduleFields(context.body!);
+      checkTargets(context);
       const draft = { mode: context.body!.mode ?? 'scrape', query: context.body!.query ?? null, judge_enabled: context.body!.judge_enabled ?? false, goal: context.body!.goal ?? null };
       checkMonitor(draft);
       checkCapabilities(context, draft);
@@ -129,6 +146,7 @@ export const monitorHandlers: Partial<Record<OperationId, OperationHandler>> = {
   updateMonitor: {
     check(context) {
       checkScheduleFields(context.body ?? {});
+      checkTargets(context);
       const next = updated(context, ownedMonitor(context));
       checkMonitor(next);
       checkCapabilities(context, next);

@@ -3,6 +3,7 @@ import type { OperationRow } from '../../generated/operations.ts';
 import type { Clock } from '../clock.ts';
 import type { Call } from '../gateway/call.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
+import type { AddressPolicy } from '../providers/web/address-policy.ts';
 import type { ApiKey } from '../store/api-keys.ts';
 import type { Stores } from '../store/index.ts';
 
@@ -10,6 +11,8 @@ export interface Dependencies {
   stores: Stores;
   providers: ProviderRegistry;
   clock: Clock;
+  /** Which addresses user-given URLs (pages, webhook_url) may target. */
+  addressPolicy: AddressPolicy;
 }
 
 export interface OperationContext {

@@ -6,6 +6,7 @@ import { JobStore } from './jobs.ts';
 import { Ledger } from './ledger.ts';
 import { MonitorStore } from './monitors.ts';
 import { ResponseCache } from './response-cache.ts';
+import { WebhookMessages } from './webhook-messages.ts';
 
 export interface Stores {
   database: Database;
@@ -15,6 +16,7 @@ export interface Stores {
   cache: ResponseCache;
   jobs: JobStore;
   monitors: MonitorStore;
+  webhooks: WebhookMessages;
 }
 
 /** Opens the database at `location` and builds the stores over it. */
@@ -28,5 +30,6 @@ export function openStores(location: string): Stores {
     cache: new ResponseCache(database),
     jobs: new JobStore(database),
     monitors: new MonitorStore(database),
+    webhooks: new WebhookMessages(database),
   };
 }

@@ -81,4 +81,22 @@ export const MIGRATIONS: readonly string[] = [
   -- Where a live job stands between pages (crawl frontier, visited URLs), saved with each page.
   ALTER TABLE jobs ADD COLUMN progress TEXT;
   `,
+  `
+  -- Webhook messages (Standard Webhooks): written in the same transaction as the change they
+  -- announce, then delivered and retried by the dispatcher; the state of every message is kept.
+  CREATE TABLE webhook_messages (
+    id TEXT PRIMARY KEY,
+    key_id TEXT NOT NULL REFERENCES api_keys (id),
+    url TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at_ms INTEGER NOT NULL,
+    last_status INTEGER,
+    last_error TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX webhook_messages_due ON webhook_messages (next_attempt_at_ms) WHERE state = 'pending';
+  `,
 ];

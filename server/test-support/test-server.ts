@@ -36,6 +36,9 @@ export interface TestServerOptions {
   providers?: Record<string, DataProvider>;
   routes?: Partial<Record<OperationId, string>>;
   rateLimit?: { requests: number; windowSeconds: number };
+  allowPrivateNetwork?: boolean;
+  /** Where the manual clock starts (milliseconds since the epoch). */
+  clockStart?: number;
 }
 
 export interface TestServer {
@@ -51,12 +54,12 @@ export interface TestServer {
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const clock = new ManualClock();
+  const clock = new ManualClock(options.clockStart);
   const stores = openStores(':memory:');
   const logLines: Record<string, unknown>[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(JSON.parse(line)) });
   const providers = new ProviderRegistry(options.routes ?? {}, options.providers ?? {}, sandboxProvider);
-  const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true }, stores, providers, clock, logger });
+  const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true, allowPrivateNetwork: options.allowPrivateNetwork ?? false }, stores, providers, clock, logger });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });

@@ -1,0 +1,73 @@
+/** Webhook messages waiting for delivery, delivered, or given up, one row per message (its id is `webhook-id`). */
+import { ulid } from '../../lib/request-id.ts';
+import { prepared, type Database } from './database.ts';
+
+export interface WebhookMessage {
+  id: string;
+  keyId: string;
+  url: string;
+  eventType: string;
+  payload: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  nextAttemptAtMs: number;
+  lastStatus: number | null;
+  lastError: string | null;
+}
+
+interface MessageRow {
+  id: string;
+  key_id: string;
+  url: string;
+  event_type: string;
+  payload: string;
+  state: WebhookMessage['state'];
+  attempts: number;
+  next_attempt_at_ms: number;
+  last_status: number | null;
+  last_error: string | null;
+}
+
+function toMessage(row: MessageRow): WebhookMessage {
+  return {
+    id: row.id, keyId: row.key_id, url: row.url, eventType: row.event_type, payload: row.payload, state: row.state,
+    attempts: row.attempts, nextAttemptAtMs: row.next_attempt_at_ms, lastStatus: row.last_status, lastError: row.last_error,
+  };
+}
+
+export class WebhookMessages {
+  private readonly database: Database;
+
+  constructor(database: Database) {
+    this.database = database;
+  }
+
+  /** Queues a message for immediate delivery. */
+  enqueue(keyId: string, url: string, eventType: string, payload: unknown, nowMs: number): string {
+    const id = `msg_${ulid(nowMs)}`;
+    prepared(this.database, `INSERT INTO webhook_messages (id, key_id, url, event_type, payload, state, next_attempt_at_ms, created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`)
+      .run(id, keyId, url, eventType, JSON.stringify(payload), nowMs, new Date(nowMs).toISOString());
+    return id;
+  }
+
+  /** Pending messages whose attempt is due, in the order they were queued. */
+  due(nowMs: number, limit: number): WebhookMessage[] {
+    return (prepared(this.database, `SELECT * FROM webhook_messages WHERE state = 'pending' AND next_attempt_at_ms <= ? ORDER BY rowid LIMIT ?`).all(nowMs, limit) as unknown as MessageRow[]).map(toMessage);
+  }
+
+  /** Records one attempt: delivered, to retry at `nextAttemptAtMs`, or failed for good. */
+  recordAttempt(id: string, outcome: { state: WebhookMessage['state']; status: number | null; error: string | null; nextAttemptAtMs: number }): void {
+    prepared(this.database, 'UPDATE webhook_messages SET state = ?, attempts = attempts + 1, last_status = ?, last_error = ?, next_attempt_at_ms = ? WHERE id = ?')
+      .run(outcome.state, outcome.status, outcome.error, outcome.nextAttemptAtMs, id);
+  }
+
+  get(id: string): WebhookMessage | undefined {
+    const row = prepared(this.database, 'SELECT * FROM webhook_messages WHERE id = ?').get(id) as MessageRow | undefined;
+    return row ? toMessage(row) : undefined;
+  }
+
+  /** Every message of a key, oldest first. */
+  forKey(keyId: string): WebhookMessage[] {
+    return (prepared(this.database, 'SELECT * FROM webhook_messages WHERE key_id = ? ORDER BY rowid').all(keyId) as unknown as MessageRow[]).map(toMessage);
+  }
+}
