@@ -7,6 +7,7 @@ import { createApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, readConfig } from './config.ts';
 import { LiveJobRunner } from './jobs/live-runner.ts';
+import { MonitorScheduler } from './monitors/scheduler.ts';
 import { SandboxJobRunner } from './jobs/sandbox-runner.ts';
 import { DEFAULT_LIMITS } from './providers/web/fetch-page.ts';
 import { guardedAgent } from './providers/web/guarded-agent.ts';
@@ -17,8 +18,9 @@ import { createWebProvider } from './providers/web/index.ts';
 import { openStores } from './store/index.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
-/** How often due webhook messages are attempted. */
+/** How often due webhook messages are attempted, and due monitors checked. */
 const WEBHOOK_TICK_MS = 1000;
+const MONITOR_TICK_MS = 1000;
 
 let config;
 try {
@@ -46,6 +48,8 @@ const liveRunner = new LiveJobRunner(stores, systemClock, { agent, policy, limit
 liveRunner.start(config.jobTickMs);
 const webhooks = new WebhookDispatcher(stores, systemClock, agent, policy);
 webhooks.start(WEBHOOK_TICK_MS);
+const monitors = new MonitorScheduler(stores, systemClock, { agent, policy, limits: DEFAULT_LIMITS });
+monitors.start(MONITOR_TICK_MS);
 
 /** Expired idempotency records (24 h) and cache entries (7 days) are dropped every 10 minutes. */
 const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
@@ -68,6 +72,7 @@ function shutdown(signal: string): void {
   runner.stop();
   liveRunner.stop();
   webhooks.stop();
+  monitors.stop();
   clearInterval(maintenance);
   server.close(() => {
     stores.database.close();

@@ -5,6 +5,7 @@ import { timestamp } from '../clock.ts';
 import { ServiceError } from '../gateway/service-error.ts';
 import { decodeCursor } from '../store/cursor.ts';
 import type { Monitor } from '../store/monitors.ts';
+import { checkCron } from '../monitors/schedule.ts';
 import { checkedUrl } from '../providers/web/address-policy.ts';
 import { ProviderError } from '../providers/types.ts';
 import type { OperationContext, OperationHandler } from './types.ts';
@@ -32,6 +33,13 @@ function checkScheduleFields(body: Record<string, unknown>): void {
       new Intl.DateTimeFormat('en', { timeZone: String(body.timezone) });
     } catch {
       throw invalid(`body.timezone "${String(body.timezone)}" is not an IANA time zone`);
+    }
+  }
+  if (body.schedule_cron !== undefined) {
+    try {
+      checkCron(String(body.schedule_cron), String(body.timezone ?? 'UTC'));
+    } catch (error) {
+      throw invalid(`body.schedule_cron "${String(body.schedule_cron)}" is not a cron expression: ${(error as Error).message}`);
     }
   }
 }

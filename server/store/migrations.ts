@@ -99,4 +99,17 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX webhook_messages_due ON webhook_messages (next_attempt_at_ms) WHERE state = 'pending';
   `,
+  `
+  -- Monitors: when each is due (for the scheduler), and the checks it has made.
+  ALTER TABLE monitors ADD COLUMN next_check_at_ms INTEGER;
+  CREATE INDEX monitors_due ON monitors (next_check_at_ms) WHERE next_check_at_ms IS NOT NULL;
+  CREATE TABLE monitor_checks (
+    id TEXT PRIMARY KEY,
+    monitor_id TEXT NOT NULL REFERENCES monitors (id) ON DELETE CASCADE,
+    checked_at_ms INTEGER NOT NULL,
+    check_record TEXT NOT NULL,
+    content TEXT
+  );
+  CREATE INDEX monitor_checks_by_monitor ON monitor_checks (monitor_id, checked_at_ms);
+  `,
 ];
