@@ -2,6 +2,7 @@
  * The server's configuration, read once from the environment into a typed object. A bad value
  * stops start-up with a message naming the variable.
  */
+import { accessSync, constants } from 'node:fs';
 import type { OperationId } from '../generated/operations.ts';
 
 export interface RateLimitPolicy {
@@ -20,6 +21,8 @@ export interface ServerConfig {
   providerRoutes: Partial<Record<OperationId, string>>;
   /** Lets user-given URLs reach private and loopback addresses (intranet deployments, tests). */
   allowPrivateNetwork: boolean;
+  /** Headless Chromium for `wait_for` and screenshots, or null when none is configured. */
+  chromiumPath: string | null;
   /** Checks every answer's headers against the contract (development and test). */
   checkResponseHeaders: boolean;
   logLevel: string;
@@ -35,6 +38,17 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const value = Number(text);
   if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
   return value;
+}
+
+function executable(env: NodeJS.ProcessEnv, name: string): string | null {
+  const path = env[name];
+  if (!path) return null;
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    throw new ConfigError(`${name} must name an executable file, got "${path}"`);
+  }
+  return path;
 }
 
 function booleanFlag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -81,6 +95,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimit: parseRateLimit(env.RATE_LIMIT || '120/60', 'RATE_LIMIT'),
     providerRoutes: providerRoutes(env),
     allowPrivateNetwork: booleanFlag(env, 'ALLOW_PRIVATE_NETWORK'),
+    chromiumPath: executable(env, 'CHROMIUM_PATH'),
     checkResponseHeaders: nodeEnv !== 'production',
     logLevel: env.LOG_LEVEL || 'info',
     jobTickMs: integer(env, 'JOB_TICK_MS', 100, 10, 60_000),

@@ -9,6 +9,7 @@ import { ConfigError, readConfig } from './config.ts';
 import { LiveJobRunner } from './jobs/live-runner.ts';
 import { MonitorScheduler } from './monitors/scheduler.ts';
 import { SandboxJobRunner } from './jobs/sandbox-runner.ts';
+import { HeadlessBrowser } from './providers/web/browser.ts';
 import { DEFAULT_LIMITS } from './providers/web/fetch-page.ts';
 import { guardedAgent } from './providers/web/guarded-agent.ts';
 import { createLogger } from './logger.ts';
@@ -33,10 +34,11 @@ try {
 
 const logger = createLogger(config.logLevel);
 const policy = { allowPrivateNetwork: config.allowPrivateNetwork };
+const browser = config.chromiumPath ? new HeadlessBrowser(config.chromiumPath, policy) : undefined;
 const stores = openStores(config.databaseUrl);
 let providers: ProviderRegistry;
 try {
-  providers = new ProviderRegistry(config.providerRoutes, { web: createWebProvider({ policy }) }, sandboxProvider);
+  providers = new ProviderRegistry(config.providerRoutes, { web: createWebProvider({ policy, ...(browser ? { browser } : {}) }) }, sandboxProvider);
 } catch (error) {
   console.error(`Configuration error: ${(error as Error).message}`);
   process.exit(2);
@@ -75,6 +77,7 @@ function shutdown(signal: string): void {
   monitors.stop();
   clearInterval(maintenance);
   server.close(() => {
+    void browser?.close();
     stores.database.close();
     console.log('stopped');
     process.exit(0);

@@ -7,6 +7,7 @@ import type { DataProvider, ProviderCall } from '../types.ts';
 import { ProviderError } from '../types.ts';
 import type { AddressPolicy } from './address-policy.ts';
 import { fetchPage, statusFailure, DEFAULT_LIMITS, type FetchLimits } from './fetch-page.ts';
+import type { HeadlessBrowser } from './browser.ts';
 import { guardedAgent, type Resolver } from './guarded-agent.ts';
 import { htmlToDocument } from './html-to-document.ts';
 import { mapSite } from './map-site.ts';
@@ -14,6 +15,8 @@ import { pdfToDocument } from './pdf-to-document.ts';
 
 export interface WebProviderOptions {
   policy: AddressPolicy;
+  /** Headless Chromium for `wait_for` and screenshots; without it those answer 503. */
+  browser?: HeadlessBrowser;
   limits?: Partial<FetchLimits>;
   /** Name resolution (node:dns by default). */
   resolve?: Resolver;
@@ -25,9 +28,13 @@ function unavailable(capability: string): ProviderError {
   return new ProviderError('capability_unavailable', `${capability}; no credits were used.`);
 }
 
-function refuseMissingCapabilities(query: Record<string, unknown>, formats: string[]): void {
-  if (Number(query.wait_for ?? 0) > 0) throw unavailable('wait_for needs a headless browser, and none is configured');
-  if (formats.includes('screenshot')) throw unavailable('The screenshot format needs a headless browser, and none is configured');
+function needsBrowser(query: Record<string, unknown>, formats: string[]): boolean {
+  return Number(query.wait_for ?? 0) > 0 || formats.includes('screenshot');
+}
+
+function refuseMissingCapabilities(query: Record<string, unknown>, formats: string[], browser: HeadlessBrowser | undefined): void {
+  if (!browser && Number(query.wait_for ?? 0) > 0) throw unavailable('wait_for needs a headless browser, and none is configured (CHROMIUM_PATH)');
+  if (!browser && formats.includes('screenshot')) throw unavailable('The screenshot format needs a headless browser, and none is configured (CHROMIUM_PATH)');
   if (query.proxy === 'enhanced') throw unavailable('proxy enhanced needs a proxy network, and none is configured');
   if (query.location_country !== undefined) throw unavailable('location_country needs a proxy network, and none is configured');
 }
@@ -53,7 +60,27 @@ export function createWebProvider(options: WebProviderOptions): DataProvider {
       }
       if (call.operationId !== 'scrapeWebPage') throw new ProviderError('provider_unavailable', `The web provider does not serve ${call.operationId} yet; no credits were used.`);
       const formats = String(query.formats ?? DEFAULT_FORMATS).split(',');
-      refuseMissingCapabilities(query, formats);
+      refuseMissingCapabilities(query, formats, options.browser);
+      const conversion = {
+        formats,
+        onlyMainContent: query.only_main_content !== false,
+        includeTags: query.include_tags as string | undefined,
+        excludeTags: query.exclude_tags as string | undefined,
+        removeBase64Images: query.remove_base64_images !== false,
+        blockAds: query.block_ads !== false,
+      };
+      if (options.browser && needsBrowser(query, formats)) {
+        const rendered = await options.browser.render(String(query.url), {
+          waitForMs: Number(query.wait_for ?? 0),
+          timeoutMs: Number(query.timeout ?? limits.timeoutMs),
+          mobile: query.mobile === true,
+          screenshot: formats.includes('screenshot') ? (query.screenshot_full_page === true ? 'full_page' : 'viewport') : 'none',
+        });
+        const failure = statusFailure(rendered);
+        if (failure) throw failure;
+        const document = htmlToDocument(rendered, conversion);
+        return rendered.screenshot ? { ...document, screenshot: rendered.screenshot } : document;
+      }
       const page = await fetchPage(String(query.url), {
         agent,
         policy: options.policy,
@@ -70,14 +97,7 @@ export function createWebProvider(options: WebProviderOptions): DataProvider {
         const text = page.body.toString('utf8');
         return htmlToDocument({ ...page, body: Buffer.from(`<html><body><pre>${text.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</pre></body></html>`) }, { formats, onlyMainContent: false, removeBase64Images: true, blockAds: false });
       }
-      return htmlToDocument(page, {
-        formats,
-        onlyMainContent: query.only_main_content !== false,
-        includeTags: query.include_tags as string | undefined,
-        excludeTags: query.exclude_tags as string | undefined,
-        removeBase64Images: query.remove_base64_images !== false,
-        blockAds: query.block_ads !== false,
-      });
+      return htmlToDocument(page, conversion);
     },
   };
 }
