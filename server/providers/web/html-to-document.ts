@@ -87,8 +87,14 @@ function absolutise(document: Document, baseUrl: string): void {
   }
 }
 
-function contentHtml(html: string, page: FetchedPage, options: ConvertOptions): string {
-  const { document } = parseHTML(html);
+/** Enough text for a `<main>` or `<article>` element to be taken as the main content without Readability. */
+const MAIN_ELEMENT_MIN_TEXT = 200;
+
+/**
+ * The content element: with `onlyMainContent`, the page's own `<main>`/`<article>` when it holds
+ * enough text (fast, and what the author marked), else what Mozilla Readability extracts.
+ */
+function contentRoot(document: Document, page: FetchedPage, options: ConvertOptions): { innerHTML: string } {
   removeAll(document, NEVER_CONTENT);
   if (options.blockAds) removeAll(document, AD_SELECTORS);
   if (options.excludeTags) removeAll(document, options.excludeTags);
@@ -98,10 +104,15 @@ function contentHtml(html: string, page: FetchedPage, options: ConvertOptions): 
   }
   absolutise(document, page.url);
   if (options.onlyMainContent) {
+    const marked = document.querySelector('main, article, [role="main"]');
+    if (marked && (marked.textContent ?? '').trim().length >= MAIN_ELEMENT_MIN_TEXT) {
+      removeAll(marked, 'nav, header, footer, aside');
+      return marked;
+    }
     const article = new Readability(document as unknown as globalThis.Document, { keepClasses: false }).parse();
-    if (article?.content) return article.content;
+    if (article?.content) return { innerHTML: article.content };
   }
-  return document.body?.innerHTML ?? '';
+  return document.body ?? { innerHTML: '' };
 }
 
 /** The document of an HTML page in the formats asked for (`formats`), nothing more. */
@@ -109,6 +120,7 @@ export function htmlToDocument(page: FetchedPage, options: ConvertOptions): WebD
   const html = page.body.toString('utf8');
   const wants = new Set(options.formats);
   const document: WebDocument = { url: page.url };
+  // Parsed once: metadata and links are read first, then the same tree is cleaned for the content.
   const { document: parsed } = parseHTML(html);
   if (wants.has('metadata')) {
     document.metadata = {
@@ -124,9 +136,9 @@ export function htmlToDocument(page: FetchedPage, options: ConvertOptions): WebD
   if (wants.has('raw_html')) document.raw_html = html;
   if (wants.has('links')) document.links = absoluteLinks(parsed, page.url);
   if (wants.has('markdown') || wants.has('html')) {
-    const content = contentHtml(html, page, options);
-    if (wants.has('html')) document.html = content;
-    if (wants.has('markdown')) document.markdown = turndown.turndown(content).trim();
+    const content = contentRoot(parsed, page, options);
+    if (wants.has('html')) document.html = content.innerHTML;
+    if (wants.has('markdown')) document.markdown = turndown.turndown(content.innerHTML).trim();
   }
   return document;
 }
