@@ -16,6 +16,7 @@ import { createLogger } from './logger.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { sandboxProvider } from './providers/sandbox/index.ts';
 import { createWebProvider } from './providers/web/index.ts';
+import { repeat } from './repeat.ts';
 import { openStores } from './store/index.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
@@ -55,12 +56,11 @@ monitors.start(MONITOR_TICK_MS);
 
 /** Expired idempotency records (24 h) and cache entries (7 days) are dropped every 10 minutes. */
 const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
-const maintenance = setInterval(() => {
+const stopMaintenance = repeat(MAINTENANCE_INTERVAL_MS, () => {
   const now = systemClock.now();
   stores.idempotency.purgeExpired(now);
   stores.cache.purgeExpired(now);
-}, MAINTENANCE_INTERVAL_MS);
-maintenance.unref();
+});
 const app = createApp({ config, stores, providers, clock: systemClock, logger });
 
 const server = app.listen(config.port, config.host, () => {
@@ -75,7 +75,7 @@ function shutdown(signal: string): void {
   liveRunner.stop();
   webhooks.stop();
   monitors.stop();
-  clearInterval(maintenance);
+  stopMaintenance();
   server.close(() => {
     void browser?.close();
     stores.database.close();

@@ -4,6 +4,7 @@
  * stores them, charges them and saves the new frontier in one transaction: a job interrupted by a
  * restart resumes from its last saved step, with no page charged twice and none lost.
  */
+import { repeat } from '../repeat.ts';
 import robotsParserModule from 'robots-parser';
 import { operations } from '../../generated/operations.ts';
 import { timestamp, type Clock } from '../clock.ts';
@@ -40,7 +41,7 @@ export class LiveJobRunner {
   private readonly clock: Clock;
   private readonly fetchContext: FetchContext;
   private readonly working = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
+  private stopRepeating: (() => void) | undefined;
   private stopping = false;
 
   constructor(stores: Stores, clock: Clock, fetchContext: FetchContext) {
@@ -50,13 +51,12 @@ export class LiveJobRunner {
   }
 
   start(tickMs: number): void {
-    this.timer = setInterval(() => this.tick(), tickMs);
-    this.timer.unref();
+    this.stopRepeating = repeat(tickMs, () => this.tick());
   }
 
   stop(): void {
     this.stopping = true;
-    clearInterval(this.timer);
+    this.stopRepeating?.();
   }
 
   /** Starts a worker for every active live job that has none. */

@@ -3,6 +3,7 @@
  * per tick (each charged `x-credit-cost-per-page`), then completed. State lives in the store, so a
  * restarted server picks up where it stopped; a page is stored and charged in one step, never twice.
  */
+import { repeat } from '../repeat.ts';
 import { operations } from '../../generated/operations.ts';
 import { timestamp, type Clock } from '../clock.ts';
 import { sandboxAgentAnswer, sandboxCrawlUrls, sandboxDocument } from '../providers/sandbox/web-jobs.ts';
@@ -35,7 +36,7 @@ function plannedUrls(stored: StoredJob): string[] {
 export class SandboxJobRunner {
   private readonly stores: Stores;
   private readonly clock: Clock;
-  private timer: NodeJS.Timeout | undefined;
+  private stopRepeating: (() => void) | undefined;
 
   constructor(stores: Stores, clock: Clock) {
     this.stores = stores;
@@ -43,12 +44,11 @@ export class SandboxJobRunner {
   }
 
   start(tickMs: number): void {
-    this.timer = setInterval(() => this.tick(), tickMs);
-    this.timer.unref();
+    this.stopRepeating = repeat(tickMs, () => this.tick());
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    this.stopRepeating?.();
   }
 
   /** Advances every active sandbox job by one step; each step is one transaction (page, charge and record together). */

@@ -4,6 +4,7 @@
  * with a readable unified diff, prunes checks past `retention_days`, schedules the next one, and
  * queues `monitor.changed` or `monitor.check_failed` for the webhook, all in one transaction.
  */
+import { repeat } from '../repeat.ts';
 import { createTwoFilesPatch } from 'diff';
 import { ulid } from '../../lib/request-id.ts';
 import { timestamp, type Clock } from '../clock.ts';
@@ -30,7 +31,7 @@ export class MonitorScheduler {
   private readonly clock: Clock;
   private readonly fetchContext: FetchContext;
   private readonly running = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
+  private stopRepeating: (() => void) | undefined;
 
   constructor(stores: Stores, clock: Clock, fetchContext: FetchContext) {
     this.stores = stores;
@@ -39,12 +40,11 @@ export class MonitorScheduler {
   }
 
   start(tickMs: number): void {
-    this.timer = setInterval(() => void this.tick(), tickMs);
-    this.timer.unref();
+    this.stopRepeating = repeat(tickMs, () => this.tick());
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    this.stopRepeating?.();
   }
 
   /** Checks every due monitor once; resolves when those checks are stored. */

@@ -4,6 +4,7 @@
  * acknowledges; otherwise retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h with the same
  * `webhook-id`, then given up. Every attempt's outcome is recorded on the message.
  */
+import { repeat } from '../repeat.ts';
 import { createHmac } from 'node:crypto';
 import { fetch, type Agent } from 'undici';
 import type { Clock } from '../clock.ts';
@@ -26,8 +27,7 @@ export class WebhookDispatcher {
   private readonly clock: Clock;
   private readonly agent: Agent;
   private readonly policy: AddressPolicy;
-  private timer: NodeJS.Timeout | undefined;
-  private busy = false;
+  private stopRepeating: (() => void) | undefined;
 
   constructor(stores: Stores, clock: Clock, agent: Agent, policy: AddressPolicy) {
     this.stores = stores;
@@ -37,23 +37,16 @@ export class WebhookDispatcher {
   }
 
   start(tickMs: number): void {
-    this.timer = setInterval(() => void this.tick(), tickMs);
-    this.timer.unref();
+    this.stopRepeating = repeat(tickMs, () => this.tick());
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    this.stopRepeating?.();
   }
 
   /** Attempts every due message once, oldest first, so the events of one job arrive in order. */
   async tick(): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    try {
-      for (const message of this.stores.webhooks.due(this.clock.now(), BATCH)) await this.attempt(message);
-    } finally {
-      this.busy = false;
-    }
+    for (const message of this.stores.webhooks.due(this.clock.now(), BATCH)) await this.attempt(message);
   }
 
   private async attempt(message: WebhookMessage): Promise<void> {
