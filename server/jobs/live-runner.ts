@@ -41,6 +41,8 @@ export class LiveJobRunner {
   private readonly clock: Clock;
   private readonly fetchContext: FetchContext;
   private readonly working = new Set<string>();
+  /** robots.txt per job, read once per run of the job rather than once per step. */
+  private readonly robotsByJob = new Map<string, Promise<{ isAllowed(url: string): boolean | undefined }>>();
   private stopRepeating: (() => void) | undefined;
   private stopping = false;
 
@@ -70,10 +72,14 @@ export class LiveJobRunner {
 
   /** Runs one job until it ends, is cancelled, or the runner stops. Resolves when it has stopped. */
   async work(keyId: string, jobId: string): Promise<void> {
-    while (!this.stopping) {
-      const stored = this.stores.jobs.get(keyId, jobId);
-      if (!stored || (stored.job.status !== 'queued' && stored.job.status !== 'running')) return;
-      if (!(await this.step(stored))) return;
+    try {
+      while (!this.stopping) {
+        const stored = this.stores.jobs.get(keyId, jobId);
+        if (!stored || (stored.job.status !== 'queued' && stored.job.status !== 'running')) return;
+        if (!(await this.step(stored))) return;
+      }
+    } finally {
+      this.robotsByJob.delete(jobId);
     }
   }
 
@@ -143,7 +149,11 @@ export class LiveJobRunner {
     const progress = this.stores.jobs.progress<Progress>(job.id) ?? this.initialProgress(stored);
     const limit = job.kind === 'crawl' ? Number(stored.request.limit ?? 100) : Infinity;
     const maxDepth = Number(stored.request.max_depth ?? 3);
-    const robots = job.kind === 'crawl' ? await this.robots(String(stored.request.url)) : undefined;
+    let robots: { isAllowed(url: string): boolean | undefined } | undefined;
+    if (job.kind === 'crawl') {
+      if (!this.robotsByJob.has(job.id)) this.robotsByJob.set(job.id, this.robots(String(stored.request.url)));
+      robots = await this.robotsByJob.get(job.id);
+    }
 
     if (job.status === 'queued') {
       if (robots && robots.isAllowed(String(stored.request.url)) === false) {
