@@ -5,8 +5,7 @@ import { timestamp } from '../clock.ts';
 import { ServiceError } from '../gateway/service-error.ts';
 import { decodeCursor } from '../store/cursor.ts';
 import { TERMINAL_STATUSES, type Job } from '../store/jobs.ts';
-import { checkedUrl } from '../providers/web/address-policy.ts';
-import { ProviderError } from '../providers/types.ts';
+import { checkTarget } from './targets.ts';
 import type { OperationContext, OperationHandler } from './types.ts';
 import { inTransaction } from '../store/database.ts';
 import { queueJobEvent } from '../webhooks/job-events.ts';
@@ -32,16 +31,6 @@ function checkPathPatterns(body: Record<string, any>): void {
         throw invalid(`body.${field} pattern "${pattern}" is not a regular expression: ${(error as Error).message}`);
       }
     }
-  }
-}
-
-/** Refuses a URL that may not be fetched (non-public address, other scheme) with the contract's code. */
-function checkTarget(context: OperationContext, url: string, parameter: string): void {
-  try {
-    checkedUrl(url, context.deps.addressPolicy, parameter);
-  } catch (error) {
-    if (error instanceof ProviderError) throw new ServiceError(error.code, error.message);
-    throw error;
   }
 }
 

@@ -6,8 +6,7 @@ import { ServiceError } from '../gateway/service-error.ts';
 import { decodeCursor } from '../store/cursor.ts';
 import type { Monitor } from '../store/monitors.ts';
 import { checkCron } from '../monitors/schedule.ts';
-import { checkedUrl } from '../providers/web/address-policy.ts';
-import { ProviderError } from '../providers/types.ts';
+import { checkTarget } from './targets.ts';
 import type { OperationContext, OperationHandler } from './types.ts';
 
 const SCHEDULE_FIELDS = ['cadence_minutes', 'schedule_text', 'schedule_cron'] as const;
@@ -61,13 +60,7 @@ function checkCapabilities(context: OperationContext, monitor: Pick<Monitor, 'mo
 function checkTargets(context: OperationContext): void {
   for (const parameter of ['url', 'webhook_url'] as const) {
     const value = context.body?.[parameter];
-    if (typeof value !== 'string') continue;
-    try {
-      checkedUrl(value, context.deps.addressPolicy, `body.${parameter}`);
-    } catch (error) {
-      if (error instanceof ProviderError) throw new ServiceError(error.code, error.message);
-      throw error;
-    }
+    if (typeof value === 'string') checkTarget(context, value, `body.${parameter}`);
   }
 }
 
