@@ -6,7 +6,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ProviderError } from '../types.ts';
 import { checkedUrl, isPublicAddress, type AddressPolicy } from './address-policy.ts';
 import type { FetchedPage } from './fetch-page.ts';
@@ -51,7 +51,8 @@ export class HeadlessBrowser {
 
   /** Loads `url` in a fresh context, waits `waitForMs`, and returns its HTML (and a PNG screenshot as a data URL). */
   async render(url: string, options: RenderOptions): Promise<RenderedPage> {
-    this.browser ??= chromium.launch({ executablePath: this.executablePath, args: CHROMIUM_ARGS });
+    // playwright-core is loaded with the first page that needs it: a server that never renders never pays for it.
+    this.browser ??= import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath: this.executablePath, args: CHROMIUM_ARGS }));
     const browser = await this.browser;
     const context = await browser.newContext(options.mobile ? MOBILE : {});
     try {

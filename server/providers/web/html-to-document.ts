@@ -1,15 +1,15 @@
 /**
  * A fetched HTML page as the contract's WebDocument: Markdown of good quality (headings, lists,
- * tables, links, code blocks) through turndown with GitHub-flavoured tables, main-content
- * extraction through Mozilla Readability, CSS selectors to include or exclude, ads and inline
- * images removed on request, absolute links and page metadata.
+ * tables, links, code blocks, see markdown.ts), main-content extraction through Mozilla
+ * Readability, CSS selectors to include or exclude, ads and inline images removed on request,
+ * absolute links and page metadata. The page is parsed once, by linkedom, and every step works on
+ * that one tree.
  */
 import { Readability } from '@mozilla/readability';
-import { gfm } from '@joplin/turndown-plugin-gfm';
 import { parseHTML } from 'linkedom';
-import TurndownService from 'turndown';
 import type { components } from '../../../generated/types.ts';
 import type { FetchedPage } from './fetch-page.ts';
+import { toMarkdown } from './markdown.ts';
 
 type WebDocument = components['schemas']['WebDocument'];
 
@@ -25,11 +25,9 @@ export interface ConvertOptions {
 const NEVER_CONTENT = 'script, style, noscript, template, iframe, object, embed, link, meta, base';
 const AD_SELECTORS = 'ins.adsbygoogle, .ad, .ads, .advert, .advertisement, .sponsored, [id^="ad-"], [class^="ad-"], [id*="-ad-"], [class*=" ad-"], [aria-label="Advertisement"], [data-ad], [data-ad-slot]';
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
-turndown.use(gfm);
-turndown.remove(['script', 'style', 'noscript']);
-
 type Document = ReturnType<typeof parseHTML>['document'];
+/** The element whose content becomes the document's html and markdown. */
+type Content = { innerHTML: string };
 
 function meta(document: Document, selectors: string[]): string | null {
   for (const selector of selectors) {
@@ -53,14 +51,21 @@ function absoluteLinks(document: Document, baseUrl: string): string[] {
   return [...links];
 }
 
+/**
+ * Removes every element matching a selector list, in one pass over the tree. A list the parser
+ * refuses is tried selector by selector, so one bad selector a caller wrote removes nothing but
+ * leaves the others working.
+ */
 function removeAll(root: { querySelectorAll(selector: string): Iterable<{ remove(): void }> }, selectors: string | undefined): void {
-  for (const selector of (selectors ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
-    try {
-      for (const element of [...root.querySelectorAll(selector)]) element.remove();
-    } catch {
-      // A selector the parser does not understand removes nothing.
-    }
+  const list = (selectors ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  if (list.length === 0) return;
+  try {
+    for (const element of [...root.querySelectorAll(list.join(', '))]) element.remove();
+    return;
+  } catch {
+    if (list.length === 1) return;
   }
+  for (const selector of list) removeAll(root, selector);
 }
 
 function keepOnly(document: Document, selectors: string): void {
@@ -94,7 +99,7 @@ const MAIN_ELEMENT_MIN_TEXT = 200;
  * The content element: with `onlyMainContent`, the page's own `<main>`/`<article>` when it holds
  * enough text (fast, and what the author marked), else what Mozilla Readability extracts.
  */
-function contentRoot(document: Document, page: FetchedPage, options: ConvertOptions): { innerHTML: string } {
+function contentRoot(document: Document, page: FetchedPage, options: ConvertOptions): Content | undefined {
   removeAll(document, NEVER_CONTENT);
   if (options.blockAds) removeAll(document, AD_SELECTORS);
   if (options.excludeTags) removeAll(document, options.excludeTags);
@@ -109,10 +114,10 @@ function contentRoot(document: Document, page: FetchedPage, options: ConvertOpti
       removeAll(marked, 'nav, header, footer, aside');
       return marked;
     }
-    const article = new Readability(document as unknown as globalThis.Document, { keepClasses: false }).parse();
-    if (article?.content) return { innerHTML: article.content };
+    const article = new Readability(document as unknown as globalThis.Document, { keepClasses: false, serializer: (node): Content => node as Element }).parse();
+    if (article?.content) return article.content;
   }
-  return document.body ?? { innerHTML: '' };
+  return document.body ?? undefined;
 }
 
 /** The document of an HTML page in the formats asked for (`formats`), nothing more. */
@@ -137,8 +142,8 @@ export function htmlToDocument(page: FetchedPage, options: ConvertOptions): WebD
   if (wants.has('links')) document.links = absoluteLinks(parsed, page.url);
   if (wants.has('markdown') || wants.has('html')) {
     const content = contentRoot(parsed, page, options);
-    if (wants.has('html')) document.html = content.innerHTML;
-    if (wants.has('markdown')) document.markdown = turndown.turndown(content.innerHTML).trim();
+    if (wants.has('html')) document.html = content?.innerHTML ?? '';
+    if (wants.has('markdown')) document.markdown = content ? toMarkdown(content) : '';
   }
   return document;
 }
