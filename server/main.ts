@@ -10,6 +10,7 @@ import { LiveJobRunner } from './jobs/live-runner.ts';
 import { MonitorScheduler } from './monitors/scheduler.ts';
 import { SandboxJobRunner } from './jobs/sandbox-runner.ts';
 import { HeadlessBrowser } from './providers/web/browser.ts';
+import { conversionPool } from './providers/web/conversion-pool.ts';
 import { DEFAULT_LIMITS } from './providers/web/fetch-page.ts';
 import { guardedAgent } from './providers/web/guarded-agent.ts';
 import { createLogger } from './logger.ts';
@@ -78,6 +79,7 @@ function shutdown(signal: string): void {
   stopMaintenance();
   server.close(() => {
     void browser?.close();
+    void conversionPool.close();
     stores.database.close();
     console.log('stopped');
     process.exit(0);

@@ -1,15 +1,17 @@
 /**
- * Runs live crawl and batch-scrape jobs with the web provider's safe fetcher. Each job takes a few
- * pages of its frontier at a time, fetches them in parallel (bounded per job, so per host), then
+ * Runs live crawl and batch-scrape jobs with the web provider's safe fetcher. Each step takes up to
+ * PAGES_PER_STEP pages of the job's frontier and fetches them FETCHES_PER_JOB at a time (the bound
+ * per job, so per host), each page converted on the conversion pool as soon as it arrives; then it
  * stores them, charges them and saves the new frontier in one transaction: a job interrupted by a
- * restart resumes from its last saved step, with no page charged twice and none lost.
+ * restart resumes from its last saved step, with no page charged twice and none lost. A job
+ * cancelled mid-step starts no further fetch, and the step's pages are neither stored nor charged.
  */
 import { repeat } from '../repeat.ts';
 import robotsParserModule from 'robots-parser';
 import { operations } from '../../generated/operations.ts';
 import { timestamp, type Clock } from '../clock.ts';
 import { fetchPage, statusFailure, type FetchContext } from '../providers/web/fetch-page.ts';
-import { htmlToDocument } from '../providers/web/html-to-document.ts';
+import { conversionPool } from '../providers/web/conversion-pool.ts';
 import { pdfToDocument } from '../providers/web/pdf-to-document.ts';
 import { ProviderError } from '../providers/types.ts';
 import { inTransaction } from '../store/database.ts';
@@ -27,7 +29,8 @@ interface Progress {
 type Fetched = { url: string; depth: number; page: JobPage; links: string[] };
 
 const PAGE_COST: Record<string, number> = Object.fromEntries(operations.map((row) => [row.operationId, row.creditCostPerPage]));
-const PAGES_PER_STEP = 4;
+const PAGES_PER_STEP = 16;
+const FETCHES_PER_JOB = 4;
 
 /** robots-parser is CommonJS: its default import is the parser function itself. */
 const robotsParser = robotsParserModule as unknown as (url: string, text: string) => { isAllowed(url: string): boolean | undefined };
@@ -126,7 +129,7 @@ export class LiveJobRunner {
       const withLinks = [...new Set([...formats, 'links'])];
       const document = isPdf
         ? await pdfToDocument(page, formats, true)
-        : htmlToDocument(page, { formats: withLinks, onlyMainContent: stored.request.only_main_content !== false, removeBase64Images: true, blockAds: true });
+        : await conversionPool.convert(page, { formats: withLinks, onlyMainContent: stored.request.only_main_content !== false, removeBase64Images: true, blockAds: true });
       const links = document.links ?? [];
       if (!formats.includes('links')) delete document.links;
       return { url, depth, page: { url: page.url, document, error: null, completed_at: completedAt }, links };
@@ -134,6 +137,23 @@ export class LiveJobRunner {
       const failure = error instanceof ProviderError ? error : new ProviderError('upstream_failed', (error as Error).message);
       return { url, depth, page: { url, document: null, error: { code: failure.code, message: failure.message }, completed_at: completedAt }, links: [] };
     }
+  }
+
+  /**
+   * The batch's pages, FETCHES_PER_JOB at a time, in frontier order; undefined when the job stopped
+   * running (cancelled, or the runner stopping) before the batch was done.
+   */
+  private async fetchBatch(stored: StoredJob, batch: Progress['frontier']): Promise<Fetched[] | undefined> {
+    const fetched: Fetched[] = [];
+    let next = 0;
+    const stillRunning = () => !this.stopping && this.stores.jobs.status(stored.job.id) === 'running';
+    await Promise.all(Array.from({ length: Math.min(FETCHES_PER_JOB, batch.length) }, async () => {
+      while (next < batch.length && stillRunning()) {
+        const index = next++;
+        fetched[index] = await this.fetchOne(stored, batch[index]!.url, batch[index]!.depth);
+      }
+    }));
+    return fetched.length === batch.length && !fetched.includes(undefined as never) ? fetched : undefined;
   }
 
   /** Saves the job and queues the webhook event it announces (call inside a transaction). */
@@ -173,7 +193,8 @@ export class LiveJobRunner {
       inTransaction(this.stores.database, () => this.save(stored, { ...job, status: 'completed', updated_at: now(), completed_at: now(), pages_total: done }, 'completed'));
       return false;
     }
-    const fetched = await Promise.all(batch.map(({ url, depth }) => this.fetchOne(stored, url, depth)));
+    const fetched = await this.fetchBatch(stored, batch);
+    if (fetched === undefined) return true;
 
     return inTransaction(this.stores.database, () => {
       const current = this.stores.jobs.get(stored.keyId, job.id);

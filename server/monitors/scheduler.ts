@@ -13,7 +13,7 @@ import { sandboxSearch } from '../providers/sandbox/web.ts';
 import { sandboxDocument } from '../providers/sandbox/web-jobs.ts';
 import { ProviderError } from '../providers/types.ts';
 import { fetchPage, statusFailure, type FetchContext } from '../providers/web/fetch-page.ts';
-import { htmlToDocument } from '../providers/web/html-to-document.ts';
+import { conversionPool } from '../providers/web/conversion-pool.ts';
 import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
 import type { Monitor, MonitorCheck } from '../store/monitors.ts';
@@ -73,7 +73,7 @@ export class MonitorScheduler {
     const page = await fetchPage(monitor.url, this.fetchContext);
     const failure = statusFailure(page);
     if (failure) throw failure;
-    const document = htmlToDocument(page, { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true, blockAds: true });
+    const document = await conversionPool.convert(page, { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true, blockAds: true });
     return { content: document.markdown ?? '', statusCode: page.status };
   }
 

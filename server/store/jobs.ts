@@ -55,6 +55,11 @@ export class JobStore {
     prepared(this.database, 'UPDATE jobs SET progress = ? WHERE id = ?').run(JSON.stringify(progress), jobId);
   }
 
+  /** The job's status alone (a cheap read between pages), or undefined when it is gone. */
+  status(jobId: string): JobStatus | undefined {
+    return (prepared(this.database, 'SELECT status FROM jobs WHERE id = ?').get(jobId) as { status: JobStatus } | undefined)?.status;
+  }
+
   /** The job if it belongs to `keyId`. */
   get(keyId: string, jobId: string): StoredJob | undefined {
     const row = prepared(this.database, 'SELECT key_id, sandbox, request, record FROM jobs WHERE id = ? AND key_id = ?').get(jobId, keyId) as JobRow | undefined;

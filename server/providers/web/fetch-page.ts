@@ -3,7 +3,8 @@
  * only to public addresses, and time, redirects and size (after decompression) are bounded, so a
  * hostile page (slow, endless, huge, a decompression bomb) costs bounded time and memory.
  */
-import { fetch, type Agent } from 'undici';
+import type { Readable } from 'node:stream';
+import { interceptors, request, type Agent, type Dispatcher } from 'undici';
 import { ProviderError } from '../types.ts';
 import { checkedUrl, type AddressPolicy } from './address-policy.ts';
 import { NON_PUBLIC_ADDRESS } from './guarded-agent.ts';
@@ -38,28 +39,44 @@ const DESKTOP_AGENT = 'Mozilla/5.0 (compatible; WSDQ/1.0; +https://github.com/we
 const MOBILE_AGENT = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 (compatible; WSDQ/1.0)';
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-async function readBounded(body: ReadableStream<Uint8Array> | null, maxBytes: number, url: string): Promise<Buffer> {
-  if (!body) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
+/** Each agent with content decoding (gzip, deflate, br, zstd) in front, made once per agent. */
+const decoding = new WeakMap<Agent, Dispatcher>();
+
+function decodingDispatcher(agent: Agent): Dispatcher {
+  let dispatcher = decoding.get(agent);
+  if (!dispatcher) {
+    dispatcher = agent.compose(interceptors.decompress());
+    decoding.set(agent, dispatcher);
+  }
+  return dispatcher;
+}
+
+/** The body, decoded, read no further than `maxBytes`: a decompression bomb stops there. */
+async function readBounded(body: Readable, maxBytes: number, url: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
   let size = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    // Leaving the loop destroys the stream: no more is read or decoded.
     if (size > maxBytes) {
-      await reader.cancel();
       throw new ProviderError('upstream_failed', `The page ${url} is larger than ${maxBytes} bytes.`);
     }
-    chunks.push(value);
+    chunks.push(chunk);
   }
-  return Buffer.concat(chunks);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function failureOf(error: unknown, url: string, timedOut: boolean, timeoutMs: number): ProviderError {
   if (error instanceof ProviderError) return error;
   if (timedOut) return new ProviderError('upstream_timeout', `The page did not answer within the timeout of ${timeoutMs} ms.`);
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  // A connection error comes as it is, or as the cause of another.
+  const problem = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const cause = problem.cause ?? problem;
   if (cause?.code === NON_PUBLIC_ADDRESS) return new ProviderError('url_not_allowed', `${url} targets a non-public address: ${cause.message ?? ''}`.trim());
   if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') return new ProviderError('upstream_failed', `The host of ${url} could not be resolved.`);
   return new ProviderError('upstream_failed', `The page ${url} could not be fetched: ${cause?.message ?? (error as Error).message}.`);
@@ -73,22 +90,25 @@ export async function fetchPage(url: string, context: FetchContext): Promise<Fet
   let current = checkedUrl(url, context.policy).href;
   try {
     for (let hop = 0; ; hop++) {
-      const response = await fetch(current, {
-        dispatcher: context.agent,
-        redirect: 'manual',
+      const response = await request(current, {
+        dispatcher: decodingDispatcher(context.agent),
         signal,
-        headers: { 'user-agent': context.mobile ? MOBILE_AGENT : DESKTOP_AGENT, accept: 'text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.8' },
+        headers: {
+          'user-agent': context.mobile ? MOBILE_AGENT : DESKTOP_AGENT,
+          accept: 'text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.8',
+          'accept-encoding': 'gzip, deflate, br',
+        },
       });
-      const location = response.headers.get('location');
-      if (REDIRECT_STATUSES.has(response.status) && location) {
-        await response.body?.cancel();
+      const location = header(response.headers, 'location');
+      if (REDIRECT_STATUSES.has(response.statusCode) && location) {
+        await response.body.dump();
         if (hop >= limits.maxRedirects) throw new ProviderError('upstream_failed', `The page ${url} redirects more than ${limits.maxRedirects} times.`);
         current = checkedUrl(new URL(location, current).href, context.policy, 'a redirect').href;
         continue;
       }
-      const body = await readBounded(response.body as ReadableStream<Uint8Array> | null, limits.maxBytes, current);
-      const contentType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() || null;
-      return { requestedUrl: url, url: current, status: response.status, contentType, body };
+      const body = await readBounded(response.body, limits.maxBytes, current);
+      const contentType = header(response.headers, 'content-type')?.split(';')[0]?.trim().toLowerCase() || null;
+      return { requestedUrl: url, url: current, status: response.statusCode, contentType, body };
     }
   } catch (error) {
     throw failureOf(error, current, timeout.aborted, limits.timeoutMs);

@@ -9,7 +9,7 @@ import type { AddressPolicy } from './address-policy.ts';
 import { fetchPage, statusFailure, DEFAULT_LIMITS, type FetchLimits } from './fetch-page.ts';
 import type { HeadlessBrowser } from './browser.ts';
 import { guardedAgent, type Resolver } from './guarded-agent.ts';
-import { htmlToDocument } from './html-to-document.ts';
+import { conversionPool } from './conversion-pool.ts';
 import { mapSite } from './map-site.ts';
 import { pdfToDocument } from './pdf-to-document.ts';
 
@@ -61,6 +61,7 @@ export function createWebProvider(options: WebProviderOptions): DataProvider {
       if (call.operationId !== 'scrapeWebPage') throw new ProviderError('provider_unavailable', `The web provider does not serve ${call.operationId} yet; no credits were used.`);
       const formats = String(query.formats ?? DEFAULT_FORMATS).split(',');
       refuseMissingCapabilities(query, formats, options.browser);
+      const timeoutMs = Number(query.timeout ?? limits.timeoutMs);
       const conversion = {
         formats,
         onlyMainContent: query.only_main_content !== false,
@@ -72,19 +73,20 @@ export function createWebProvider(options: WebProviderOptions): DataProvider {
       if (options.browser && needsBrowser(query, formats)) {
         const rendered = await options.browser.render(String(query.url), {
           waitForMs: Number(query.wait_for ?? 0),
-          timeoutMs: Number(query.timeout ?? limits.timeoutMs),
+          timeoutMs,
           mobile: query.mobile === true,
           screenshot: formats.includes('screenshot') ? (query.screenshot_full_page === true ? 'full_page' : 'viewport') : 'none',
         });
         const failure = statusFailure(rendered);
         if (failure) throw failure;
-        const document = htmlToDocument(rendered, conversion);
-        return rendered.screenshot ? { ...document, screenshot: rendered.screenshot } : document;
+        const { screenshot, ...page } = rendered;
+        const document = await conversionPool.convert(page, conversion, timeoutMs);
+        return screenshot ? { ...document, screenshot } : document;
       }
       const page = await fetchPage(String(query.url), {
         agent,
         policy: options.policy,
-        limits: { ...limits, timeoutMs: Number(query.timeout ?? limits.timeoutMs) },
+        limits: { ...limits, timeoutMs },
         mobile: query.mobile === true,
         signal: call.signal,
       });
@@ -95,9 +97,9 @@ export function createWebProvider(options: WebProviderOptions): DataProvider {
       }
       if (page.contentType && !/html|xml/.test(page.contentType)) {
         const text = page.body.toString('utf8');
-        return htmlToDocument({ ...page, body: Buffer.from(`<html><body><pre>${text.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</pre></body></html>`) }, { formats, onlyMainContent: false, removeBase64Images: true, blockAds: false });
+        return conversionPool.convert({ ...page, body: Buffer.from(`<html><body><pre>${text.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</pre></body></html>`) }, { formats, onlyMainContent: false, removeBase64Images: true, blockAds: false }, timeoutMs);
       }
-      return htmlToDocument(page, conversion);
+      return conversionPool.convert(page, conversion, timeoutMs);
     },
   };
 }

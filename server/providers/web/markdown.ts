@@ -104,7 +104,12 @@ const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenc
 service.use(gfm);
 service.remove(['script', 'style', 'noscript']);
 
-/** Markdown of an element's content (the element itself is not changed: turndown works on a copy). */
+/**
+ * Markdown of an element's content. The element is converted in place (turndown's whitespace pass
+ * changes it): turndown would copy it first, and a copy of every node costs a fifth of the time.
+ * Callers pass a tree they no longer need.
+ */
 export function toMarkdown(element: object): string {
-  return service.turndown(element as HTMLElement).trim();
+  const inPlace = { nodeType: 1, cloneNode: () => element };
+  return service.turndown(inPlace as unknown as HTMLElement).trim();
 }

@@ -43,6 +43,8 @@ function site(): Server {
     if (path === '/agent') return send(200, 'text/html', `<html><body><p>${request.headers['user-agent']}</p></body></html>`);
     if (path === '/huge') return send(200, 'text/html', Buffer.alloc(3 * 1024 * 1024, 'a'));
     if (path === '/bomb') return send(200, 'text/html', gzipSync(Buffer.alloc(64 * 1024 * 1024)), { 'content-encoding': 'gzip' });
+    if (path === '/nested') return send(200, 'text/html', `<html><body><nav>Menu</nav>${'<div><span>deep</span>'.repeat(1000)}${'</div>'.repeat(1000)}</body></html>`);
+    if (path === '/abyss') return send(200, 'text/html', `<html><body>${'<div><span>deep</span>'.repeat(20_000)}${'</div>'.repeat(20_000)}</body></html>`);
     if (path === '/slow') return void setTimeout(() => send(200, 'text/html', '<p>late</p>'), 3000);
     send(404, 'text/plain', 'no such page');
   });
@@ -128,6 +130,18 @@ describe('the web provider on a local site', () => {
     { path: '/bomb', code: 'upstream_failed' },
   ])('answers $path with $code', async ({ path, code }) => {
     await expect(scrape({ url: `${origin}${path}` })).rejects.toMatchObject({ code });
+  });
+
+  it('reads markup nested 1,000 deep as its body, quickly (Readability would take most of a minute)', async () => {
+    const started = performance.now();
+    const data = await scrape({ url: `${origin}/nested`, formats: 'markdown' });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(data.markdown).toMatch(/^deep\s+deep/);
+    expect(data.markdown).not.toContain('Menu');
+  });
+
+  it('gives up converting a page nested beyond reason at the timeout, with upstream_failed', async () => {
+    await expect(scrape({ url: `${origin}/abyss`, timeout: 1500 })).rejects.toMatchObject({ code: 'upstream_failed', message: 'The page could not be converted within 1500 ms.' });
   });
 
   it('gives up at the timeout with upstream_timeout', async () => {

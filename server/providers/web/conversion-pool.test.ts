@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConversionPool } from './conversion-pool.ts';
+import type { FetchedPage } from './fetch-page.ts';
+import { htmlToDocument, type ConvertOptions } from './html-to-document.ts';
+
+const OPTIONS: ConvertOptions = { formats: ['markdown', 'metadata', 'links'], onlyMainContent: true, removeBase64Images: true, blockAds: true };
+
+function page(html: string): FetchedPage {
+  return { requestedUrl: 'https://example.com/a', url: 'https://example.com/a', status: 200, contentType: 'text/html', body: Buffer.from(html) };
+}
+
+const ARTICLE = `<!doctype html><html lang="en"><head><title>Release notes</title></head><body><nav><a href="/">Home</a></nav>
+  <article><h1>Release notes</h1><p>${'Boards load faster and the planner opens at once. '.repeat(8)}</p>
+  <table><tr><th>Plan</th><th>Price</th></tr><tr><td>Team</td><td>$49</td></tr></table><a href="/docs">Docs</a></article></body></html>`;
+
+/** Deeply nested markup: every level is a node, so the tree grows far beyond the page's size. */
+function nestedPage(levels: number): string {
+  return `<html><body>${'<div><span>x</span>'.repeat(levels)}${'</div>'.repeat(levels)}</body></html>`;
+}
+
+describe('the conversion pool', () => {
+  let pool: ConversionPool | undefined;
+  afterEach(async () => {
+    await pool?.close();
+  });
+
+  it('converts on a worker exactly as in the calling thread', async () => {
+    pool = new ConversionPool({ size: 1, timeoutMs: 10_000, maxHeapMb: 128 });
+    const [converted, again] = await Promise.all([pool.convert(page(ARTICLE), OPTIONS), pool.convert(page(ARTICLE), OPTIONS)]);
+    expect(converted).toEqual(htmlToDocument(page(ARTICLE), OPTIONS));
+    expect(again).toEqual(converted);
+    expect(converted.markdown).toContain('| Plan | Price |');
+  });
+
+  it('fails a page that takes longer than the time bound with upstream_failed, and goes on with the next', async () => {
+    pool = new ConversionPool({ size: 1, timeoutMs: 30, maxHeapMb: 512 });
+    await pool.convert(page(ARTICLE), OPTIONS);
+    await expect(pool.convert(page(nestedPage(60_000)), OPTIONS)).rejects.toMatchObject({ code: 'upstream_failed', message: 'The page could not be converted within 30 ms.' });
+    await expect(pool.convert(page(ARTICLE), OPTIONS)).resolves.toMatchObject({ url: 'https://example.com/a' });
+  });
+
+  it('fails a page that needs more than the heap bound with upstream_failed, without harm to the process', async () => {
+    pool = new ConversionPool({ size: 1, timeoutMs: 60_000, maxHeapMb: 16 });
+    await expect(pool.convert(page(nestedPage(400_000)), OPTIONS)).rejects.toMatchObject({ code: 'upstream_failed', message: 'The page could not be converted within the 16 MB of memory a page may use.' });
+    await expect(pool.convert(page(ARTICLE), OPTIONS)).resolves.toMatchObject({ url: 'https://example.com/a' });
+  });
+
+  it('fails the pages still waiting when it closes', async () => {
+    pool = new ConversionPool({ size: 1, timeoutMs: 10_000, maxHeapMb: 128 });
+    const settled = Promise.allSettled([pool.convert(page(ARTICLE), OPTIONS), pool.convert(page(ARTICLE), OPTIONS)]);
+    await pool.close();
+    for (const result of await settled) expect(result).toMatchObject({ status: 'rejected', reason: { code: 'service_unavailable' } });
+  });
+});
