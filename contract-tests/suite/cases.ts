@@ -9,6 +9,7 @@
 import { expect } from 'vitest';
 import type { ErrorCode } from '../../generated/errors.ts';
 import { contractOperations, resolve, type ContractOperation } from '../contract.ts';
+import { liveCases } from './live-cases.ts';
 import type { TargetName } from './targets.ts';
 import { validRequests, type CallResult, type OperationId, type ValidRequest } from './valid-requests.ts';
 
@@ -254,4 +255,5 @@ export const contractCases: ContractCase[] = [
   ...operations.flatMap(casesOf),
   ...routingCases,
   ...operations.flatMap(selectionCasesOf),
+  ...liveCases,
 ];

@@ -7,16 +7,32 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { contractCases, type ContractCase } from './cases.ts';
 import { contractMismatches } from './conformance.ts';
 import { Coverage } from './coverage.ts';
-import type { Call, CallResult } from './valid-requests.ts';
+import { CASE_SITE_ORIGIN } from './targets.ts';
+import type { Call, CallResult, OperationId } from './valid-requests.ts';
 
 function fillPath(path: string, parameters: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(parameters[name] ?? `missing-${name}`));
 }
 
-async function send(baseUrl: string, apiKey: string, testCase: ContractCase, pathParameters: Record<string, string>): Promise<CallResult & { contentType: string }> {
+/** The value with every URL on CASE_SITE_ORIGIN moved to `siteOrigin`, the site the target fetches. */
+function onSite<T>(value: T, siteOrigin: string): T {
+  if (siteOrigin === CASE_SITE_ORIGIN) return value;
+  if (typeof value === 'string') return (value.startsWith(CASE_SITE_ORIGIN) ? siteOrigin + value.slice(CASE_SITE_ORIGIN.length) : value) as T;
+  if (Array.isArray(value)) return value.map((item) => onSite(item, siteOrigin)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, onSite(item, siteOrigin)])) as T;
+  return value;
+}
+
+interface Target {
+  baseUrl: string;
+  apiKey: string;
+  siteOrigin: string;
+}
+
+async function send({ baseUrl, apiKey, siteOrigin }: Target, testCase: ContractCase, pathParameters: Record<string, string>): Promise<CallResult & { contentType: string }> {
   const origin = new URL(baseUrl).origin;
   const url = new URL(testCase.rawPath ? `${origin}${testCase.path}` : `${baseUrl}${fillPath(testCase.path, pathParameters)}`);
-  for (const [name, value] of Object.entries(testCase.query ?? {})) url.searchParams.set(name, value);
+  for (const [name, value] of Object.entries(onSite(testCase.query ?? {}, siteOrigin))) url.searchParams.set(name, value);
   const headers = new Headers(testCase.headers);
   if (!testCase.withoutKey) headers.set('x-api-key', apiKey);
   let body: string | undefined;
@@ -24,7 +40,7 @@ async function send(baseUrl: string, apiKey: string, testCase: ContractCase, pat
     body = testCase.rawBody.text;
     headers.set('content-type', testCase.rawBody.contentType);
   } else if (testCase.body !== undefined && testCase.method !== 'GET') {
-    body = JSON.stringify(testCase.body);
+    body = JSON.stringify(onSite(testCase.body, siteOrigin));
     headers.set('content-type', 'application/json');
   }
   const response = await fetch(url, { method: testCase.method, headers, body });
@@ -40,24 +56,32 @@ async function send(baseUrl: string, apiKey: string, testCase: ContractCase, pat
 
 const targets = inject('targets');
 
-describe.each(targets)('contract on $name', ({ name, baseUrl, apiKey }) => {
-  const coverage = new Coverage();
+describe.each(targets)('contract on $name', (target) => {
+  const { name, unavailable } = target;
+  const coverage = new Coverage(unavailable);
   const cases = contractCases.filter((testCase) => !testCase.only || testCase.only.includes(name));
 
   const call: Call = async ({ method, path, query, body }) =>
-    send(baseUrl, apiKey, { name: 'prepare', operation: null, method, path, query, body, expected: { status: 200 } }, {});
+    send(target, { name: 'prepare', operation: null, method, path, query, body, expected: { status: 200 } }, {});
+
+  /** What the case expects here: a valid request to an operation without a provider on this target answers 503, uncharged. */
+  function expectationOf(testCase: ContractCase): ContractCase['expected'] {
+    if (!testCase.operation || !unavailable.includes(testCase.operation.operationId as OperationId) || testCase.expected.status !== 200) return testCase.expected;
+    return { status: 503, code: 'provider_unavailable', messageIncludes: ['no credits were used'], check: (answer) => expect(answer.body.credits_used).toBe(0) };
+  }
 
   // Cases are independent: they run concurrently (vitest's maxConcurrency), the coverage check after them all.
   it.concurrent.for(cases)('$name', async (testCase, { expect }) => {
+    const expected = expectationOf(testCase);
     const pathParameters = testCase.prepare ? await testCase.prepare(call) : {};
-    const answer = await send(baseUrl, apiKey, testCase, pathParameters);
+    const answer = await send(target, testCase, pathParameters);
 
     const context = `${testCase.name} on ${name}: ${JSON.stringify(answer.body).slice(0, 600)}`;
-    expect(answer.status, context).toBe(testCase.expected.status);
+    expect(answer.status, context).toBe(expected.status);
     expect(contractMismatches(testCase.operation, answer), context).toEqual([]);
-    if (testCase.expected.code) expect(answer.body.error?.code, context).toBe(testCase.expected.code);
-    for (const fragment of testCase.expected.messageIncludes ?? []) expect(answer.body.error?.message, context).toContain(fragment);
-    testCase.expected.check?.(answer);
+    if (expected.code) expect(answer.body.error?.code, context).toBe(expected.code);
+    for (const fragment of expected.messageIncludes ?? []) expect(answer.body.error?.message, context).toContain(fragment);
+    expected.check?.(answer);
 
     if (testCase.operation) coverage.record(testCase.operation.operationId, answer.status);
   });

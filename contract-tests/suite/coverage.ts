@@ -3,6 +3,12 @@ import { contractOperations } from '../contract.ts';
 
 export class Coverage {
   private readonly seen = new Map<string, Set<number>>();
+  /** Operations without a provider on the target: their valid request answers 503 instead of 200. */
+  private readonly unavailable: readonly string[];
+
+  constructor(unavailable: readonly string[] = []) {
+    this.unavailable = unavailable;
+  }
 
   /** Records a status an operation answered in a passing case. */
   record(operationId: string, status: number): void {
@@ -11,12 +17,14 @@ export class Coverage {
     statuses.add(status);
   }
 
-  /** Operations without a success case or without an error case. */
+  /** Operations without a success case (or, without a provider, its 503) or without an error case. */
   gaps(): string[] {
     return contractOperations().flatMap(({ operationId }) => {
       const statuses = [...(this.seen.get(operationId) ?? [])];
       const missing: string[] = [];
-      if (!statuses.includes(200)) missing.push(`${operationId} has no passing success case`);
+      if (this.unavailable.includes(operationId)) {
+        if (!statuses.includes(503)) missing.push(`${operationId} has no passing provider_unavailable case`);
+      } else if (!statuses.includes(200)) missing.push(`${operationId} has no passing success case`);
       if (!statuses.some((status) => status >= 400)) missing.push(`${operationId} has no passing error case`);
       return missing;
     });

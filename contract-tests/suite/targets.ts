@@ -1,6 +1,7 @@
 /**
  * The targets the shared cases run against, each started by the suite on a free loopback port:
- * today the mock (`npm run mock`); the real server joins here as a second target.
+ * the mock (`npm run mock`); the real server with a sandbox key; and the real server with a live
+ * key, whose web operations fetch the local test site for real.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -9,8 +10,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { OperationId } from '../../generated/operations.ts';
+import { startTestSite } from '../../server/test-support/test-site.ts';
 
-export type TargetName = 'mock' | 'server';
+export type TargetName = 'mock' | 'server' | 'server-live';
+
+/** The origin the cases' URLs are written with; a target that fetches for real gets its own site's instead. */
+export const CASE_SITE_ORIGIN = 'https://example.com';
+
+/**
+ * Operations a live key has no provider for yet: the built-in web provider serves scrape, map,
+ * crawl and batch scrape (server/config.ts, DEFAULT_PROVIDER_ROUTES); jobs and monitors are the
+ * key's own. A valid request to one of these answers 503 provider_unavailable, uncharged.
+ */
+const WITHOUT_LIVE_PROVIDER: OperationId[] = ['searchWeb', 'extractWebData', 'runWebAgent', 'listCollectionVideos', 'getPriceHistory', 'getMicroblogPost', 'listSocialEvents'];
 
 export interface RunningTarget {
   name: TargetName;
@@ -18,6 +31,10 @@ export interface RunningTarget {
   baseUrl: string;
   /** A key the target accepts, with credits for the whole suite. */
   apiKey: string;
+  /** Stands in for CASE_SITE_ORIGIN in the URLs the cases send. */
+  siteOrigin: string;
+  /** Operations whose valid request answers 503 provider_unavailable on this target. */
+  unavailable: OperationId[];
   stop(): Promise<void>;
 }
 
@@ -58,6 +75,8 @@ async function startProcess(name: TargetName, entry: string, apiKey: string, env
     name,
     baseUrl,
     apiKey,
+    siteOrigin: CASE_SITE_ORIGIN,
+    unavailable: [],
     async stop() {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');
@@ -71,19 +90,25 @@ async function startProcess(name: TargetName, entry: string, apiKey: string, env
 const run = promisify(execFile);
 
 /**
- * The real server on a database of its own in a temporary folder, with a sandbox key issued by
- * `key:create` (the command operators use) and a rate limit the suite cannot reach.
+ * The real server on a database of its own in a temporary folder, with a key issued by
+ * `key:create` (the command operators use) and a rate limit the suite cannot reach. A sandbox key
+ * answers from the sandbox provider; a live key fetches for real, here from the local test site
+ * (ALLOW_PRIVATE_NETWORK lets it reach loopback).
  */
-async function startServer(): Promise<RunningTarget> {
+async function startServer(name: TargetName, mode: 'sandbox' | 'live'): Promise<RunningTarget> {
   const folder = await mkdtemp(join(tmpdir(), 'contract-server-'));
-  const env = { DATABASE_URL: join(folder, 'service.sqlite'), RATE_LIMIT: '1000000/60', JOB_TICK_MS: '20', LOG_LEVEL: 'warn' };
-  const created = await run(process.execPath, ['server/cli/keys.ts', 'create', '--credits', '1000000', '--sandbox', '--name', 'contract suite'], { cwd: projectRoot, env: { ...process.env, ...env } });
+  const site = mode === 'live' ? await startTestSite() : undefined;
+  const env = { DATABASE_URL: join(folder, 'service.sqlite'), RATE_LIMIT: '1000000/60', JOB_TICK_MS: '20', LOG_LEVEL: 'warn', ...(site ? { ALLOW_PRIVATE_NETWORK: 'true' } : {}) };
+  const keyOptions = ['--credits', '1000000', '--name', `contract suite (${mode})`, ...(mode === 'sandbox' ? ['--sandbox'] : [])];
+  const created = await run(process.execPath, ['server/cli/keys.ts', 'create', ...keyOptions], { cwd: projectRoot, env: { ...process.env, ...env } });
   const apiKey = created.stdout.trim().split('\n').at(-1)!;
-  const target = await startProcess('server', 'server/main.ts', apiKey, env);
+  const target = await startProcess(name, 'server/main.ts', apiKey, env);
   return {
     ...target,
+    ...(site ? { siteOrigin: site.origin, unavailable: WITHOUT_LIVE_PROVIDER } : {}),
     async stop() {
       await target.stop();
+      await site?.close();
       await rm(folder, { recursive: true, force: true });
     },
   };
@@ -91,7 +116,8 @@ async function startServer(): Promise<RunningTarget> {
 
 const starters: Record<TargetName, () => Promise<RunningTarget>> = {
   mock: () => startProcess('mock', 'mock/main.ts', 'any-key-the-mock-accepts'),
-  server: startServer,
+  server: () => startServer('server', 'sandbox'),
+  'server-live': () => startServer('server-live', 'live'),
 };
 
 /** The targets to run: `CONTRACT_TARGETS` (comma-separated) or all of them. */

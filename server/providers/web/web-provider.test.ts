@@ -2,9 +2,6 @@
  * The web provider against a local test site on loopback (ALLOW_PRIVATE_NETWORK, as tests and
  * intranet deployments set it), and the address policy that refuses every non-public target.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
 import { MockAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validatorAt, describeErrors } from '../../../contract-tests/contract.ts';
@@ -12,56 +9,19 @@ import { ProviderError, type DataProvider } from '../types.ts';
 import { checkedUrl, isPublicAddress } from './address-policy.ts';
 import { fetchPage } from './fetch-page.ts';
 import { createWebProvider } from './index.ts';
-import { makePdf } from '../../test-support/pdf.ts';
-
-const ARTICLE = `<!doctype html><html lang="en"><head><title>We launched the planner</title>
-<meta name="description" content="After a year of beta, the planner is here."></head><body>
-<nav><a href="/">Home</a> <a href="/pricing">Pricing</a></nav><div class="ad-banner" id="ad-top">BUY NOW</div>
-<article><h1>We launched the planner</h1><p>After a <strong>year</strong> of beta it is <a href="/docs">available to every team</a>.</p>
-<h2>What changed</h2><ul><li>Boards load faster</li><li>Offline editing</li></ul>
-<table><thead><tr><th>Plan</th><th>Price</th></tr></thead><tbody><tr><td>Team</td><td>$49</td></tr></tbody></table>
-<pre><code>const planner = await open();</code></pre>
-<p><img src="data:image/png;base64,iVBORw0KGgo=" alt="usage chart"> Teams told us boards were slow, so we rebuilt them from the ground up and measured every step of the way with real workloads.</p></article>
-<footer class="site-footer">© 2026 Example</footer></body></html>`;
-
-function site(): Server {
-  return createServer((request, response) => {
-    const path = request.url ?? '/';
-    const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'content-type': type, ...headers });
-      response.end(body);
-    };
-    if (path === '/article') return send(200, 'text/html; charset=utf-8', ARTICLE);
-    if (path === '/redirect') return send(302, 'text/plain', '', { location: '/article' });
-    if (path === '/loop') return send(302, 'text/plain', '', { location: '/loop' });
-    if (path === '/missing') return send(404, 'text/html', '<h1>Not here</h1>');
-    if (path === '/forbidden') return send(403, 'text/html', '<h1>No</h1>');
-    if (path === '/broken') return send(500, 'text/html', '<h1>Oops</h1>');
-    if (path === '/plain') return send(200, 'text/plain', 'line one\nline <two>');
-    if (path === '/report.pdf') return send(200, 'application/pdf', makePdf('Quarterly report', ['Revenue grew 12 percent', 'Costs fell 3 percent']));
-    if (path === '/broken.pdf') return send(200, 'application/pdf', '%PDF-1.4 not really a PDF');
-    if (path === '/agent') return send(200, 'text/html', `<html><body><p>${request.headers['user-agent']}</p></body></html>`);
-    if (path === '/huge') return send(200, 'text/html', Buffer.alloc(3 * 1024 * 1024, 'a'));
-    if (path === '/bomb') return send(200, 'text/html', gzipSync(Buffer.alloc(64 * 1024 * 1024)), { 'content-encoding': 'gzip' });
-    if (path === '/nested') return send(200, 'text/html', `<html><body><nav>Menu</nav>${'<div><span>deep</span>'.repeat(1000)}${'</div>'.repeat(1000)}</body></html>`);
-    if (path === '/abyss') return send(200, 'text/html', `<html><body>${'<div><span>deep</span>'.repeat(20_000)}${'</div>'.repeat(20_000)}</body></html>`);
-    if (path === '/slow') return void setTimeout(() => send(200, 'text/html', '<p>late</p>'), 3000);
-    send(404, 'text/plain', 'no such page');
-  });
-}
+import { ARTICLE, startTestSite, type TestSite } from '../../test-support/test-site.ts';
 
 describe('the web provider on a local site', () => {
-  let server: Server;
+  let site: TestSite;
   let origin: string;
   let provider: DataProvider;
 
   beforeAll(async () => {
-    server = site();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    site = await startTestSite();
+    origin = site.origin;
     provider = createWebProvider({ policy: { allowPrivateNetwork: true }, limits: { maxBytes: 1024 * 1024 } });
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => site.close());
 
   const scrape = (query: Record<string, unknown>) => provider.fetch({ operationId: 'scrapeWebPage', query, signal: new AbortController().signal });
 

@@ -1,0 +1,131 @@
+/**
+ * Cases for the live target only: the real server with a live key fetching the local test site
+ * (server/test-support/test-site.ts), whose URLs the suite writes on CASE_SITE_ORIGIN. They show
+ * what the web provider really did: the page's own content, the upstream's failures mapped to the
+ * contract's errors uncharged, and crawl and batch-scrape jobs run to their end.
+ */
+import { expect } from 'vitest';
+import type { ErrorCode } from '../../generated/errors.ts';
+import { contractOperations, type ContractOperation } from '../contract.ts';
+import type { ContractCase } from './cases.ts';
+import { CASE_SITE_ORIGIN } from './targets.ts';
+import type { Call } from './valid-requests.ts';
+
+const JOB_WAIT_MS = 20_000;
+
+function operation(operationId: string): ContractOperation {
+  return contractOperations().find((candidate) => candidate.operationId === operationId)!;
+}
+
+/** Submits a job and waits for it to end; its id is the case's path parameter. */
+function finishedJob(path: string, body: Record<string, unknown>) {
+  return async (call: Call): Promise<Record<string, string>> => {
+    const submitted = await call({ method: 'POST', path, body });
+    expect(submitted.status, `job submission: ${JSON.stringify(submitted.body)}`).toBe(200);
+    const jobId = String(submitted.body.data.job.id);
+    const deadline = Date.now() + JOB_WAIT_MS;
+    for (;;) {
+      const polled = await call({ method: 'GET', path: `/web/jobs/${jobId}`, query: { limit: '1' } });
+      if (!['queued', 'running'].includes(polled.body.data?.job?.status)) return { job_id: jobId };
+      if (Date.now() > deadline) throw new Error(`job ${jobId} still ${polled.body.data?.job?.status} after ${JOB_WAIT_MS} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+}
+
+const pathsOf = (pages: { url: string }[]) => pages.map((page) => new URL(page.url).pathname).sort();
+
+const scrape = operation('scrapeWebPage');
+const UPSTREAM_FAILURES: { path: string; query: Record<string, string>; status: number; code: ErrorCode }[] = [
+  { path: '/missing', query: {}, status: 404, code: 'upstream_not_found' },
+  { path: '/forbidden', query: {}, status: 400, code: 'upstream_rejected' },
+  { path: '/broken', query: {}, status: 502, code: 'upstream_failed' },
+  { path: '/slow', query: { timeout: '1000' }, status: 504, code: 'upstream_timeout' },
+];
+const upstreamFailures = UPSTREAM_FAILURES.map(({ path, query, status, code }): ContractCase => ({
+  name: `scrapeWebPage (live): ${path} on the site answers ${status} ${code}, uncharged`,
+  operation: scrape,
+  method: 'GET',
+  path: scrape.path,
+  query: { url: `${CASE_SITE_ORIGIN}${path}`, ...query },
+  only: ['server-live'],
+  expected: { status, code, check: (answer) => expect(answer.body.credits_used).toBe(0) },
+}));
+
+const getJob = operation('getJob');
+
+export const liveCases: ContractCase[] = [
+  {
+    name: 'scrapeWebPage (live): the article as Markdown, without its navigation, ads or footer',
+    operation: scrape,
+    method: 'GET',
+    path: scrape.path,
+    query: { url: `${CASE_SITE_ORIGIN}/blog/launch`, formats: 'markdown,metadata,links' },
+    only: ['server-live'],
+    expected: {
+      status: 200,
+      check: ({ body }) => {
+        expect(body.data.metadata.title).toBe('We launched the planner');
+        expect(body.data.markdown).toContain('## What changed');
+        expect(body.data.markdown).toContain('| Plan | Price |\n| --- | --- |\n| Team | $49 |');
+        expect(body.data.markdown).not.toMatch(/BUY NOW|© 2026/);
+        expect(body.credits_used).toBe(scrape.object['x-credit-cost']);
+      },
+    },
+  },
+  ...upstreamFailures,
+  {
+    name: 'mapWebsite (live): links from the sitemap index (a gzipped sitemap too) and the pages',
+    operation: operation('mapWebsite'),
+    method: 'GET',
+    path: operation('mapWebsite').path,
+    query: { url: CASE_SITE_ORIGIN, limit: '100' },
+    only: ['server-live'],
+    expected: {
+      status: 200,
+      check: ({ body }) => expect(pathsOf(body.data.links)).toEqual(expect.arrayContaining(['/blog/launch', '/docs/', '/docs/api', '/docs/start', '/pricing'])),
+    },
+  },
+  {
+    name: 'getJob (live): a crawl of the docs ends completed, each page once, through their link loop',
+    operation: getJob,
+    method: 'GET',
+    path: getJob.path,
+    prepare: finishedJob('/web/crawl', { url: `${CASE_SITE_ORIGIN}/docs/`, limit: 10, max_depth: 3 }),
+    only: ['server-live'],
+    expected: {
+      status: 200,
+      check: ({ body }) => {
+        expect(body.data.job).toMatchObject({ status: 'completed', pages_completed: 4, pages_failed: 0, credits_used: 1 + 4 });
+        expect(pathsOf(body.data.pages)).toEqual(['/docs/', '/docs/api', '/docs/guide', '/docs/start']);
+        const text: Record<string, string> = { '/docs/': 'Start here.', '/docs/start': 'Install the planner.', '/docs/api': 'Every endpoint.', '/docs/guide': 'Plan a week.' };
+        for (const page of body.data.pages) expect(page.document.markdown).toContain(text[new URL(page.url).pathname]);
+      },
+    },
+  },
+  {
+    name: 'getJob (live): a crawl whose start robots.txt disallows ends failed with provider_policy_denied',
+    operation: getJob,
+    method: 'GET',
+    path: getJob.path,
+    prepare: finishedJob('/web/crawl', { url: `${CASE_SITE_ORIGIN}/private/secret`, limit: 5 }),
+    only: ['server-live'],
+    expected: { status: 200, check: ({ body }) => expect(body.data.job).toMatchObject({ status: 'failed', pages_completed: 0, error: { code: 'provider_policy_denied' } }) },
+  },
+  {
+    name: 'getJob (live): a batch scrape stores the pages that answer and lists the one that does not, uncharged',
+    operation: getJob,
+    method: 'GET',
+    path: getJob.path,
+    prepare: finishedJob('/web/batch-scrape', { urls: [`${CASE_SITE_ORIGIN}/a`, `${CASE_SITE_ORIGIN}/b`, `${CASE_SITE_ORIGIN}/missing`] }),
+    only: ['server-live'],
+    expected: {
+      status: 200,
+      check: ({ body }) => {
+        expect(body.data.job).toMatchObject({ status: 'completed', pages_completed: 2, pages_failed: 1, credits_used: 1 + 2 });
+        const missing = body.data.pages.find((page: { url: string }) => page.url.endsWith('/missing'));
+        expect(missing).toMatchObject({ document: null, error: { code: 'upstream_not_found' } });
+      },
+    },
+  },
+];
