@@ -37,7 +37,7 @@ export interface FetchContext {
 
 const DESKTOP_AGENT = 'Mozilla/5.0 (compatible; WSDQ/1.0; +https://github.com/web-social-data-query-service)';
 const MOBILE_AGENT = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 (compatible; WSDQ/1.0)';
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** Each agent with content decoding (gzip, deflate, br, zstd) in front, made once per agent. */
 const decoding = new WeakMap<Agent, Dispatcher>();
@@ -66,7 +66,8 @@ async function readBounded(body: Readable, maxBytes: number, url: string): Promi
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
 
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+/** One header of an answer (the first, when it was sent more than once). */
+export function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
@@ -82,36 +83,68 @@ function failureOf(error: unknown, url: string, timedOut: boolean, timeoutMs: nu
   return new ProviderError('upstream_failed', `The page ${url} could not be fetched: ${cause?.message ?? (error as Error).message}.`);
 }
 
+export interface Exchange {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Decoded (gzip, deflate, br, zstd) and at most `limits.maxBytes`. */
+  body: Buffer;
+}
+
+export interface ExchangeRequest {
+  method?: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  signal: AbortSignal;
+}
+
+/**
+ * One HTTP exchange over the guarded pool: the URL checked against the policy, the connection
+ * made to a checked address, the body decoded and bounded. Redirects are answered, not followed.
+ */
+export async function exchange(url: string, context: Pick<FetchContext, 'agent' | 'policy' | 'limits'>, outgoing: ExchangeRequest): Promise<Exchange> {
+  checkedUrl(url, context.policy);
+  const response = await request(url, {
+    dispatcher: decodingDispatcher(context.agent),
+    method: (outgoing.method ?? 'GET') as 'GET',
+    headers: { ...outgoing.headers, 'accept-encoding': 'gzip, deflate, br' },
+    body: outgoing.body,
+    signal: outgoing.signal,
+  });
+  if (REDIRECT_STATUSES.has(response.statusCode)) {
+    await response.body.dump();
+    return { status: response.statusCode, headers: response.headers, body: Buffer.alloc(0) };
+  }
+  return { status: response.statusCode, headers: response.headers, body: await readBounded(response.body, context.limits.maxBytes, url) };
+}
+
+/**
+ * The exchange at the end of `url`'s redirect chain, every hop checked against the address policy
+ * before it is requested. 307 and 308 repeat the method and body; other redirects continue as GET.
+ */
+export async function followRedirects(url: string, context: Pick<FetchContext, 'agent' | 'policy' | 'limits'>, outgoing: ExchangeRequest): Promise<Exchange & { url: string }> {
+  let current = checkedUrl(url, context.policy).href;
+  let request = outgoing;
+  for (let hop = 0; ; hop++) {
+    const answer = await exchange(current, context, request);
+    const location = header(answer.headers, 'location');
+    if (!REDIRECT_STATUSES.has(answer.status) || !location) return { ...answer, url: current };
+    if (hop >= context.limits.maxRedirects) throw new ProviderError('upstream_failed', `The page ${url} redirects more than ${context.limits.maxRedirects} times.`);
+    current = checkedUrl(new URL(location, current).href, context.policy, 'a redirect').href;
+    if (answer.status !== 307 && answer.status !== 308) request = { ...request, method: 'GET', body: undefined };
+  }
+}
+
 /** Fetches `url`, following redirects itself, each hop checked against the address policy. */
 export async function fetchPage(url: string, context: FetchContext): Promise<FetchedPage> {
-  const { limits } = context;
-  const timeout = AbortSignal.timeout(limits.timeoutMs);
+  const timeout = AbortSignal.timeout(context.limits.timeoutMs);
   const signal = context.signal ? AbortSignal.any([context.signal, timeout]) : timeout;
-  let current = checkedUrl(url, context.policy).href;
+  const headers = { 'user-agent': context.mobile ? MOBILE_AGENT : DESKTOP_AGENT, accept: 'text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.8' };
   try {
-    for (let hop = 0; ; hop++) {
-      const response = await request(current, {
-        dispatcher: decodingDispatcher(context.agent),
-        signal,
-        headers: {
-          'user-agent': context.mobile ? MOBILE_AGENT : DESKTOP_AGENT,
-          accept: 'text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.8',
-          'accept-encoding': 'gzip, deflate, br',
-        },
-      });
-      const location = header(response.headers, 'location');
-      if (REDIRECT_STATUSES.has(response.statusCode) && location) {
-        await response.body.dump();
-        if (hop >= limits.maxRedirects) throw new ProviderError('upstream_failed', `The page ${url} redirects more than ${limits.maxRedirects} times.`);
-        current = checkedUrl(new URL(location, current).href, context.policy, 'a redirect').href;
-        continue;
-      }
-      const body = await readBounded(response.body, limits.maxBytes, current);
-      const contentType = header(response.headers, 'content-type')?.split(';')[0]?.trim().toLowerCase() || null;
-      return { requestedUrl: url, url: current, status: response.statusCode, contentType, body };
-    }
+    const answer = await followRedirects(url, context, { headers, signal });
+    const contentType = header(answer.headers, 'content-type')?.split(';')[0]?.trim().toLowerCase() || null;
+    return { requestedUrl: url, url: answer.url, status: answer.status, contentType, body: answer.body };
   } catch (error) {
-    throw failureOf(error, current, timeout.aborted, limits.timeoutMs);
+    throw failureOf(error, url, timeout.aborted, context.limits.timeoutMs);
   }
 }
 
