@@ -12,7 +12,10 @@ const LINKS: Record<string, string[]> = {
   '/docs/a': ['/docs/a/deep', '/docs/private/secret'],
   '/docs/b': ['/docs/'],
   '/docs/a/deep': ['/docs/a/deeper'],
+  '/wide/': Array.from({ length: 12 }, (_, index) => `/wide/${index}`),
 };
+/** Pages under /wide/ answer after a pause, so requests overlap and the site can count them. */
+const WIDE_PAUSE_MS = 40;
 
 describe('live jobs', () => {
   let site: Server;
@@ -20,6 +23,8 @@ describe('live jobs', () => {
   let server: TestServer;
   let runner: LiveJobRunner;
   const policy = { allowPrivateNetwork: true };
+  let inFlight = 0;
+  let mostInFlight = 0;
 
   beforeAll(async () => {
     site = createServer((request, response) => {
@@ -33,8 +38,13 @@ describe('live jobs', () => {
         return response.end('<h1>Gone</h1>');
       }
       const links = (LINKS[path] ?? []).map((href) => `<a href="${href}">${href}</a>`).join(' ');
-      response.writeHead(200, { 'content-type': 'text/html' });
-      response.end(`<html><head><title>${path}</title></head><body><h1>Page ${path}</h1><p>Some text for ${path}.</p>${links}</body></html>`);
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        response.writeHead(200, { 'content-type': 'text/html' });
+        response.end(`<html><head><title>${path}</title></head><body><h1>Page ${path}</h1><p>Some text for ${path}.</p>${links}</body></html>`);
+      }, path.startsWith('/wide/') ? WIDE_PAUSE_MS : 0);
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -91,6 +101,16 @@ describe('live jobs', () => {
     expect(done).toMatchObject({ status: 'completed', pages_completed: 2, pages_failed: 1, credits_used: 3 });
     expect(pages[1]).toMatchObject({ document: null, error: { code: 'upstream_not_found' } });
     expect(server.stores.ledger.balance(id)).toBe(7);
+  });
+
+  it('keeps at most 4 requests in flight to one host, however many jobs crawl it', async () => {
+    const { secret, id } = server.key({ credits: 100, sandbox: false });
+    const jobs = [await submit(secret, '/web/crawl', { url: `${origin}/wide/` }), await submit(secret, '/web/crawl', { url: `${origin}/wide/` })];
+    mostInFlight = 0;
+    const results = await Promise.all(jobs.map((job) => finished(secret, id, job.id)));
+    for (const { job } of results) expect(job).toMatchObject({ status: 'completed', pages_completed: 13 });
+    expect(mostInFlight).toBeLessThanOrEqual(4);
+    expect(mostInFlight).toBeGreaterThan(1);
   });
 
   it('stops a cancelled job, and resumes an interrupted one without fetching a stored page again', async () => {

@@ -1,12 +1,12 @@
 /**
  * Runs live crawl and batch-scrape jobs with the web provider's safe fetcher. Each step takes up to
- * PAGES_PER_STEP pages of the job's frontier and fetches them FETCHES_PER_JOB at a time (the bound
- * per job, so per host), each page converted on the conversion pool as soon as it arrives; then it
- * stores them, charges them and saves the new frontier in one transaction: a job interrupted by a
- * restart resumes from its last saved step, with no page charged twice and none lost. A job
- * cancelled mid-step starts no further fetch, and the step's pages are neither stored nor charged.
+ * PAGES_PER_STEP pages of the job's frontier and fetches them FETCHES_PER_JOB at a time (and never
+ * more than FETCHES_PER_HOST at once to one host, whichever jobs ask), each page converted on the
+ * conversion pool as soon as it arrives; then it stores them, charges them and saves the new
+ * frontier in one transaction: a job interrupted by a restart resumes from its last saved step,
+ * with no page charged twice and none lost. A job cancelled mid-step starts no further fetch, and
+ * the step's pages are neither stored nor charged.
  */
-import { repeat } from '../repeat.ts';
 import robotsParserModule from 'robots-parser';
 import { operations } from '../../generated/operations.ts';
 import { timestamp, type Clock } from '../clock.ts';
@@ -17,7 +17,9 @@ import { ProviderError } from '../providers/types.ts';
 import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
 import type { Job, JobPage, StoredJob } from '../store/jobs.ts';
+import { repeat } from '../repeat.ts';
 import { queueJobEvent, type JobEventName } from '../webhooks/job-events.ts';
+import { HostSlots } from './host-slots.ts';
 
 interface Progress {
   frontier: { url: string; depth: number }[];
@@ -31,6 +33,8 @@ type Fetched = { url: string; depth: number; page: JobPage; links: string[] };
 const PAGE_COST: Record<string, number> = Object.fromEntries(operations.map((row) => [row.operationId, row.creditCostPerPage]));
 const PAGES_PER_STEP = 16;
 const FETCHES_PER_JOB = 4;
+/** Requests in flight to one host, across every job. */
+const FETCHES_PER_HOST = 4;
 
 /** robots-parser is CommonJS: its default import is the parser function itself. */
 const robotsParser = robotsParserModule as unknown as (url: string, text: string) => { isAllowed(url: string): boolean | undefined };
@@ -44,6 +48,7 @@ export class LiveJobRunner {
   private readonly clock: Clock;
   private readonly fetchContext: FetchContext;
   private readonly working = new Set<string>();
+  private readonly hostSlots = new HostSlots(FETCHES_PER_HOST);
   /** robots.txt per job, read once per run of the job rather than once per step. */
   private readonly robotsByJob = new Map<string, Promise<{ isAllowed(url: string): boolean | undefined }>>();
   private stopRepeating: (() => void) | undefined;
@@ -98,7 +103,7 @@ export class LiveJobRunner {
   private async robots(startUrl: string): Promise<{ isAllowed(url: string): boolean | undefined }> {
     const robotsUrl = new URL('/robots.txt', startUrl).href;
     try {
-      const page = await fetchPage(robotsUrl, this.fetchContext);
+      const page = await this.hostSlots.run(robotsUrl, () => fetchPage(robotsUrl, this.fetchContext));
       return robotsParser(robotsUrl, page.status < 400 ? page.body.toString('utf8') : '');
     } catch {
       return robotsParser(robotsUrl, '');
@@ -122,7 +127,7 @@ export class LiveJobRunner {
     const formats = String(stored.request.formats ?? 'markdown,metadata').split(',');
     const completedAt = timestamp(this.clock.now());
     try {
-      const page = await fetchPage(url, this.fetchContext);
+      const page = await this.hostSlots.run(url, () => fetchPage(url, this.fetchContext));
       const failure = statusFailure(page);
       if (failure) throw failure;
       const isPdf = page.contentType === 'application/pdf';
