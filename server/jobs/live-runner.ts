@@ -12,7 +12,6 @@ import { operations } from '../../generated/operations.ts';
 import { timestamp, type Clock } from '../clock.ts';
 import { fetchPage, statusFailure, type FetchContext } from '../providers/web/fetch-page.ts';
 import { conversionPool } from '../providers/web/conversion-pool.ts';
-import { pdfToDocument } from '../providers/web/pdf-to-document.ts';
 import { ProviderError } from '../providers/types.ts';
 import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
@@ -133,8 +132,8 @@ export class LiveJobRunner {
       const isPdf = page.contentType === 'application/pdf';
       const withLinks = [...new Set([...formats, 'links'])];
       const document = isPdf
-        ? await pdfToDocument(page, formats, true)
-        : await conversionPool.convert(page, { formats: withLinks, onlyMainContent: stored.request.only_main_content !== false, removeBase64Images: true, blockAds: true });
+        ? await conversionPool.pdf(page, formats, true)
+        : await conversionPool.html(page, { formats: withLinks, onlyMainContent: stored.request.only_main_content !== false, removeBase64Images: true, blockAds: true });
       const links = document.links ?? [];
       if (!formats.includes('links')) delete document.links;
       return { url, depth, page: { url: page.url, document, error: null, completed_at: completedAt }, links };

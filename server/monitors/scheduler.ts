@@ -73,7 +73,7 @@ export class MonitorScheduler {
     const page = await fetchPage(monitor.url, this.fetchContext);
     const failure = statusFailure(page);
     if (failure) throw failure;
-    const document = await conversionPool.convert(page, { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true, blockAds: true });
+    const document = await conversionPool.html(page, { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true, blockAds: true });
     return { content: document.markdown ?? '', statusCode: page.status };
   }
 

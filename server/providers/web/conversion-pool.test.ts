@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConversionPool } from './conversion-pool.ts';
 import type { FetchedPage } from './fetch-page.ts';
 import { htmlToDocument, type ConvertOptions } from './html-to-document.ts';
+import { pdfToDocument } from './pdf-to-document.ts';
+import { makePdf } from '../../test-support/pdf.ts';
 
 const OPTIONS: ConvertOptions = { formats: ['markdown', 'metadata', 'links'], onlyMainContent: true, removeBase64Images: true, blockAds: true };
 
@@ -26,28 +28,38 @@ describe('the conversion pool', () => {
 
   it('converts on a worker exactly as in the calling thread', async () => {
     pool = new ConversionPool({ size: 1, timeoutMs: 10_000, maxHeapMb: 128 });
-    const [converted, again] = await Promise.all([pool.convert(page(ARTICLE), OPTIONS), pool.convert(page(ARTICLE), OPTIONS)]);
+    const [converted, again] = await Promise.all([pool.html(page(ARTICLE), OPTIONS), pool.html(page(ARTICLE), OPTIONS)]);
     expect(converted).toEqual(htmlToDocument(page(ARTICLE), OPTIONS));
     expect(again).toEqual(converted);
     expect(converted.markdown).toContain('| Plan | Price |');
   });
 
+  it('reads a PDF on a worker exactly as in the calling thread, and passes its failure on as it is', async () => {
+    pool = new ConversionPool({ size: 1, timeoutMs: 10_000, maxHeapMb: 128 });
+    const pdf: FetchedPage = { ...page(''), contentType: 'application/pdf', body: makePdf('Quarterly report', ['Revenue grew 12 percent']) };
+    const read = await pool.pdf(pdf, ['markdown', 'metadata'], true);
+    expect(read).toEqual(await pdfToDocument(pdf, ['markdown', 'metadata'], true));
+    expect(read.markdown).toContain('Revenue grew 12 percent');
+    const broken = { ...pdf, body: Buffer.from('%PDF-1.4 not really a PDF') };
+    await expect(pool.pdf(broken, ['markdown'], true)).rejects.toMatchObject({ code: 'upstream_failed', message: expect.stringMatching(/^The PDF https:\/\/example.com\/a could not be read: /) });
+  });
+
   it('fails a page that takes longer than the time bound with upstream_failed, and goes on with the next', async () => {
     pool = new ConversionPool({ size: 1, timeoutMs: 30, maxHeapMb: 512 });
-    await pool.convert(page(ARTICLE), OPTIONS);
-    await expect(pool.convert(page(nestedPage(60_000)), OPTIONS)).rejects.toMatchObject({ code: 'upstream_failed', message: 'The page could not be converted within 30 ms.' });
-    await expect(pool.convert(page(ARTICLE), OPTIONS)).resolves.toMatchObject({ url: 'https://example.com/a' });
+    await pool.html(page(ARTICLE), OPTIONS);
+    await expect(pool.html(page(nestedPage(60_000)), OPTIONS)).rejects.toMatchObject({ code: 'upstream_failed', message: 'The page could not be converted within 30 ms.' });
+    await expect(pool.html(page(ARTICLE), OPTIONS)).resolves.toMatchObject({ url: 'https://example.com/a' });
   });
 
   it('fails a page that needs more than the heap bound with upstream_failed, without harm to the process', async () => {
     pool = new ConversionPool({ size: 1, timeoutMs: 60_000, maxHeapMb: 16 });
-    await expect(pool.convert(page(nestedPage(400_000)), OPTIONS)).rejects.toMatchObject({ code: 'upstream_failed', message: 'The page could not be converted within the 16 MB of memory a page may use.' });
-    await expect(pool.convert(page(ARTICLE), OPTIONS)).resolves.toMatchObject({ url: 'https://example.com/a' });
+    await expect(pool.html(page(nestedPage(400_000)), OPTIONS)).rejects.toMatchObject({ code: 'upstream_failed', message: 'The page could not be converted within the 16 MB of memory a page may use.' });
+    await expect(pool.html(page(ARTICLE), OPTIONS)).resolves.toMatchObject({ url: 'https://example.com/a' });
   });
 
   it('fails the pages still waiting when it closes', async () => {
     pool = new ConversionPool({ size: 1, timeoutMs: 10_000, maxHeapMb: 128 });
-    const settled = Promise.allSettled([pool.convert(page(ARTICLE), OPTIONS), pool.convert(page(ARTICLE), OPTIONS)]);
+    const settled = Promise.allSettled([pool.html(page(ARTICLE), OPTIONS), pool.html(page(ARTICLE), OPTIONS)]);
     await pool.close();
     for (const result of await settled) expect(result).toMatchObject({ status: 'rejected', reason: { code: 'service_unavailable' } });
   });

@@ -1,6 +1,6 @@
 /**
- * HTML-to-document conversion on worker threads. Converting is the web provider's heaviest work
- * (parsing, main-content extraction, Markdown); on workers it runs beside the event loop, which
+ * HTML and PDF to document conversion on worker threads. Converting is the web provider's heaviest
+ * work (parsing, main-content extraction, Markdown, PDF text); on workers it runs beside the event loop, which
  * keeps answering requests and fetching the next pages. Each worker has a bounded heap and each
  * page a time bound: a hostile page (huge, deeply nested, pathological) fails with
  * `upstream_failed` and costs one worker, which is replaced, never the process.
@@ -14,13 +14,17 @@ import type { ConvertOptions } from './html-to-document.ts';
 
 type WebDocument = components['schemas']['WebDocument'];
 
+/** What to make of a page: its HTML converted, or the text of a PDF (`parse: false` keeps only its metadata). */
+export type ConversionTask = { kind: 'html'; options: ConvertOptions } | { kind: 'pdf'; formats: readonly string[]; parse: boolean };
+
 export interface ConversionRequest {
   id: number;
   page: FetchedPage;
-  options: ConvertOptions;
+  task: ConversionTask;
 }
 
-export type ConversionResult = { id: number; document: WebDocument } | { id: number; error: string };
+/** A failure carries the contract's error code when the converter named one. */
+export type ConversionResult = { id: number; document: WebDocument } | { id: number; error: string; code?: ProviderError['code'] };
 
 /** What a worker says once its modules are loaded and it takes pages. */
 export const WORKER_READY = 'ready';
@@ -69,10 +73,19 @@ export class ConversionPool {
     this.options = options;
   }
 
-  /** The page as the contract's WebDocument, converted on a worker within `timeoutMs` (the pool's bound by default). */
-  convert(page: FetchedPage, options: ConvertOptions, timeoutMs = this.options.timeoutMs): Promise<WebDocument> {
+  /** The HTML page as the contract's WebDocument, converted on a worker within `timeoutMs` (the pool's bound by default). */
+  html(page: FetchedPage, options: ConvertOptions, timeoutMs = this.options.timeoutMs): Promise<WebDocument> {
+    return this.run(page, { kind: 'html', options }, timeoutMs);
+  }
+
+  /** The PDF as the contract's WebDocument, its text read on a worker within `timeoutMs`. */
+  pdf(page: FetchedPage, formats: readonly string[], parse: boolean, timeoutMs = this.options.timeoutMs): Promise<WebDocument> {
+    return this.run(page, { kind: 'pdf', formats, parse }, timeoutMs);
+  }
+
+  private run(page: FetchedPage, task: ConversionTask, timeoutMs: number): Promise<WebDocument> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { id: this.nextId++, page, options }, timeoutMs, resolve, reject });
+      this.queue.push({ request: { id: this.nextId++, page, task }, timeoutMs, resolve, reject });
       this.dispatch();
     });
   }
@@ -124,7 +137,7 @@ export class ConversionPool {
       clearTimeout(running.timer);
       this.running.delete(worker);
       if ('document' in result) running.task.resolve(result.document);
-      else running.task.reject(new ProviderError('upstream_failed', `The page could not be converted: ${result.error}`));
+      else running.task.reject(result.code ? new ProviderError(result.code, result.error) : new ProviderError('upstream_failed', `The page could not be converted: ${result.error}`));
       this.idle.push(worker);
       this.dispatch();
     });

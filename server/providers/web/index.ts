@@ -11,7 +11,6 @@ import type { HeadlessBrowser } from './browser.ts';
 import { guardedAgent, type Resolver } from './guarded-agent.ts';
 import { conversionPool } from './conversion-pool.ts';
 import { mapSite } from './map-site.ts';
-import { pdfToDocument } from './pdf-to-document.ts';
 
 export interface WebProviderOptions {
   policy: AddressPolicy;
@@ -80,7 +79,7 @@ export function createWebProvider(options: WebProviderOptions): DataProvider {
         const failure = statusFailure(rendered);
         if (failure) throw failure;
         const { screenshot, ...page } = rendered;
-        const document = await conversionPool.convert(page, conversion, timeoutMs);
+        const document = await conversionPool.html(page, conversion, timeoutMs);
         return screenshot ? { ...document, screenshot } : document;
       }
       const page = await fetchPage(String(query.url), {
@@ -93,13 +92,13 @@ export function createWebProvider(options: WebProviderOptions): DataProvider {
       const failure = statusFailure(page);
       if (failure) throw failure;
       if (page.contentType === 'application/pdf' || page.body.subarray(0, 5).toString('latin1') === '%PDF-') {
-        return pdfToDocument(page, formats, query.pdf_parse !== false);
+        return conversionPool.pdf(page, formats, query.pdf_parse !== false, timeoutMs);
       }
       if (page.contentType && !/html|xml/.test(page.contentType)) {
         const text = page.body.toString('utf8');
-        return conversionPool.convert({ ...page, body: Buffer.from(`<html><body><pre>${text.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</pre></body></html>`) }, { formats, onlyMainContent: false, removeBase64Images: true, blockAds: false }, timeoutMs);
+        return conversionPool.html({ ...page, body: Buffer.from(`<html><body><pre>${text.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</pre></body></html>`) }, { formats, onlyMainContent: false, removeBase64Images: true, blockAds: false }, timeoutMs);
       }
-      return conversionPool.convert(page, conversion, timeoutMs);
+      return conversionPool.html(page, conversion, timeoutMs);
     },
   };
 }

@@ -111,7 +111,7 @@ export async function mapSite(query: MapQuery, context: FetchContext): Promise<{
       visited.add(pageUrl);
       const page = await tryFetch(pageUrl, context);
       if (!page || !/html/.test(page.contentType ?? '')) continue;
-      const document = await conversionPool.convert(page, { formats: ['links', 'metadata'], onlyMainContent: false, removeBase64Images: true, blockAds: false });
+      const document = await conversionPool.html(page, { formats: ['links', 'metadata'], onlyMainContent: false, removeBase64Images: true, blockAds: false });
       add(normalise(page.url, page.url, query), { title: document.metadata?.title ?? null, description: document.metadata?.description ?? null });
       for (const link of document.links ?? []) {
         const url = normalise(link, page.url, query);
