@@ -104,6 +104,8 @@ export class ConversionPool {
       if (!worker) return;
       const task = this.queue.shift()!;
       this.running.set(worker, { task, timer: undefined });
+      // A worker with a page keeps the process alive until it answers; an idle one does not.
+      worker.ref();
       if (!this.starting.has(worker)) this.startTimer(worker);
       // The body is copied to a buffer of its own and moved, not cloned: a Buffer is often a view
       // over a larger socket buffer, and cloning a view copies all of the memory under it.
@@ -122,8 +124,6 @@ export class ConversionPool {
 
   private spawn(): Worker {
     const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb, maxYoungGenerationSizeMb: 12 } });
-    // An idle worker does not keep the process alive; a page being converted holds its timer.
-    worker.unref();
     this.workers++;
     this.starting.add(worker);
     worker.on('message', (result: ConversionResult | typeof WORKER_READY) => {
@@ -138,6 +138,7 @@ export class ConversionPool {
       this.running.delete(worker);
       if ('document' in result) running.task.resolve(result.document);
       else running.task.reject(result.code ? new ProviderError(result.code, result.error) : new ProviderError('upstream_failed', `The page could not be converted: ${result.error}`));
+      worker.unref();
       this.idle.push(worker);
       this.dispatch();
     });

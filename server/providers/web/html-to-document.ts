@@ -22,7 +22,7 @@ export interface ConvertOptions {
   blockAds: boolean;
 }
 
-const NEVER_CONTENT = 'script, style, noscript, template, iframe, object, embed, link, meta, base';
+const NEVER_CONTENT = 'script, style, noscript, template, iframe, object, embed, link, meta, base, title';
 const AD_SELECTORS = 'ins.adsbygoogle, .ad, .ads, .advert, .advertisement, .sponsored, [id^="ad-"], [class^="ad-"], [id*="-ad-"], [class*=" ad-"], [aria-label="Advertisement"], [data-ad], [data-ad-slot]';
 
 type Document = ReturnType<typeof parseHTML>['document'];
@@ -148,13 +148,26 @@ function contentRoot(document: Document, page: FetchedPage, options: ConvertOpti
   return document.body ?? undefined;
 }
 
+/**
+ * The page with an explicit `<body>`. HTML may leave out `<html>`, `<head>` and `<body>`, and a
+ * browser supplies them; linkedom does not, and would see no body at all, so they are supplied
+ * here: what stood in `<head>` stays there, everything else goes in the body.
+ */
+function withBody(html: string): string {
+  if (/<body[\s>]/i.test(html)) return html;
+  const content = html.replace(/^\s*<!doctype[^>]*>/i, '').replace(/<\/?html(?:\s[^>]*)?>/gi, '');
+  const head = /<head(?:\s[^>]*)?>([\s\S]*?)<\/head>/i.exec(content);
+  const body = head ? content.replace(head[0], '') : content;
+  return `<!doctype html><html><head>${head?.[1] ?? ''}</head><body>${body}</body></html>`;
+}
+
 /** The document of an HTML page in the formats asked for (`formats`), nothing more. */
 export function htmlToDocument(page: FetchedPage, options: ConvertOptions): WebDocument {
   const html = page.body.toString('utf8');
   const wants = new Set(options.formats);
   const document: WebDocument = { url: page.url };
   // Parsed once: metadata and links are read first, then the same tree is cleaned for the content.
-  const { document: parsed } = parseHTML(html);
+  const { document: parsed } = parseHTML(withBody(html));
   if (wants.has('metadata')) {
     document.metadata = {
       title: parsed.querySelector('title')?.textContent?.trim() || meta(parsed, ['meta[property="og:title"]']),
