@@ -52,13 +52,13 @@ interface Running {
 }
 
 /**
- * One worker fewer than the cores (the event loop has the other), at least one. A page gets 15 s
- * (the largest page a fetch allows, 10 MB, converts in well under 10 s) unless its caller, a
- * scrape with its own `timeout`, sets another.
+ * One worker fewer than the cores (the event loop has the other), at least one. A page gets 20 s
+ * (the largest page a fetch allows, 10 MB, converts in about 12 s on a 2-core machine) unless its
+ * caller, a scrape with its own `timeout`, sets another.
  */
 export const DEFAULT_CONVERSION_OPTIONS: ConversionPoolOptions = {
   size: Math.max(1, Math.min(4, availableParallelism() - 1)),
-  timeoutMs: 15_000,
+  timeoutMs: 20_000,
   maxHeapMb: 512,
 };
 

@@ -96,20 +96,26 @@ function absolutise(document: Document, baseUrl: string): void {
 const MAIN_ELEMENT_MIN_TEXT = 200;
 
 /**
- * Readability's time grows far faster than the page with the depth of its markup: a 7 KB page
- * nested 300 deep takes seconds, 1,000 deep most of a minute. Real pages are a few dozen deep;
- * deeper ones, and very large ones, are read as their body without its page chrome.
+ * Readability's time grows far faster than the page with the depth of its markup (a 7 KB page
+ * nested 300 deep took seconds, 1,000 deep most of a minute) and with its size (an 8 MB page
+ * without <main> took 20 s). Real pages are a few dozen deep and a few thousand elements; deeper
+ * or larger ones are read as their body without its page chrome. (Readability's own element limit
+ * counts with getElementsByTagName('*'), which linkedom does not support, so it is counted here.)
  */
 const READABILITY_MAX_DEPTH = 100;
 const READABILITY_MAX_ELEMENTS = 30_000;
 const PAGE_CHROME = 'nav, header, footer, aside';
 
-/** Whether the tree under `root` is no deeper than `limit` elements (stops looking past it). */
-function isShallow(root: { children: ArrayLike<unknown> } | null, limit: number): boolean {
-  let level: { children: ArrayLike<unknown> }[] = root ? [root] : [];
+type Tree = { children: ArrayLike<unknown> };
+
+/** Whether the tree under `root` is within Readability's limits (stops counting past them). */
+function fitsReadability(root: Tree | null): boolean {
+  let level: Tree[] = root ? [root] : [];
+  let elements = 0;
   for (let depth = 0; level.length > 0; depth++) {
-    if (depth > limit) return false;
-    level = level.flatMap((element) => Array.from(element.children) as { children: ArrayLike<unknown> }[]);
+    elements += level.length;
+    if (depth > READABILITY_MAX_DEPTH || elements > READABILITY_MAX_ELEMENTS) return false;
+    level = level.flatMap((element) => Array.from(element.children) as Tree[]);
   }
   return true;
 }
@@ -134,14 +140,9 @@ function contentRoot(document: Document, page: FetchedPage, options: ConvertOpti
       removeAll(marked, PAGE_CHROME);
       return marked;
     }
-    if (isShallow(document.body, READABILITY_MAX_DEPTH)) {
-      try {
-        const readability = new Readability(document as unknown as globalThis.Document, { keepClasses: false, maxElemsToParse: READABILITY_MAX_ELEMENTS, serializer: (node): Content => node as Element });
-        const article = readability.parse();
-        if (article?.content) return article.content;
-      } catch {
-        // More elements than READABILITY_MAX_ELEMENTS: the body is read instead.
-      }
+    if (fitsReadability(document.body)) {
+      const article = new Readability(document as unknown as globalThis.Document, { keepClasses: false, serializer: (node): Content => node as Element }).parse();
+      if (article?.content) return article.content;
     }
     if (document.body) removeAll(document.body, PAGE_CHROME);
   }
