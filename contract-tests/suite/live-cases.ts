@@ -33,6 +33,21 @@ function finishedJob(path: string, body: Record<string, unknown>) {
   };
 }
 
+/** Creates a monitor and waits for its first check (the scheduler checks a new monitor at once). */
+function checkedMonitor(body: Record<string, unknown>) {
+  return async (call: Call): Promise<Record<string, string>> => {
+    const created = await call({ method: 'POST', path: '/web/monitors', body });
+    expect(created.status, `monitor creation: ${JSON.stringify(created.body)}`).toBe(200);
+    const monitorId = String(created.body.data.monitor.id);
+    const deadline = Date.now() + JOB_WAIT_MS;
+    while ((await call({ method: 'GET', path: `/web/monitors/${monitorId}` })).body.data?.monitor?.last_check === null) {
+      if (Date.now() > deadline) throw new Error(`monitor ${monitorId} not checked after ${JOB_WAIT_MS} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return { monitor_id: monitorId };
+  };
+}
+
 const pathsOf = (pages: { url: string }[]) => pages.map((page) => new URL(page.url).pathname).sort();
 
 const scrape = operation('scrapeWebPage');
@@ -53,6 +68,9 @@ const upstreamFailures = UPSTREAM_FAILURES.map(({ path, query, status, code }): 
 }));
 
 const getJob = operation('getJob');
+
+const getMonitor = operation('getMonitor');
+const createMonitor = operation('createMonitor');
 
 export const liveCases: ContractCase[] = [
   {
@@ -127,5 +145,32 @@ export const liveCases: ContractCase[] = [
         expect(missing).toMatchObject({ document: null, error: { code: 'upstream_not_found' } });
       },
     },
+  },
+  {
+    name: 'getMonitor (live): a new monitor of the pricing page shows its first check, a baseline',
+    operation: getMonitor,
+    method: 'GET',
+    path: getMonitor.path,
+    prepare: checkedMonitor({ url: `${CASE_SITE_ORIGIN}/pricing`, cadence_minutes: 60 }),
+    only: ['server-live'],
+    expected: { status: 200, check: ({ body }) => expect(body.data.monitor.last_check).toMatchObject({ outcome: 'baseline', status_code: 200, diff: null, error: null }) },
+  },
+  {
+    name: 'getMonitor (live): a monitor of a missing page shows a failed check with the upstream error',
+    operation: getMonitor,
+    method: 'GET',
+    path: getMonitor.path,
+    prepare: checkedMonitor({ url: `${CASE_SITE_ORIGIN}/missing`, cadence_minutes: 60 }),
+    only: ['server-live'],
+    expected: { status: 200, check: ({ body }) => expect(body.data.monitor.last_check).toMatchObject({ outcome: 'failed', error: { code: 'upstream_not_found' } }) },
+  },
+  {
+    name: 'createMonitor (live): mode search needs a search provider, and answers 503 uncharged',
+    operation: createMonitor,
+    method: 'POST',
+    path: createMonitor.path,
+    body: { url: `${CASE_SITE_ORIGIN}/pricing`, mode: 'search', query: 'planner pricing' },
+    only: ['server-live'],
+    expected: { status: 503, code: 'capability_unavailable', messageIncludes: ['mode search'], check: (answer) => expect(answer.body.credits_used).toBe(0) },
   },
 ];
