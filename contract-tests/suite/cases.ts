@@ -10,7 +10,7 @@ import { expect } from 'vitest';
 import type { ErrorCode } from '../../generated/errors.ts';
 import { contractOperations, resolve, type ContractOperation } from '../contract.ts';
 import { liveCases } from './live-cases.ts';
-import type { TargetName } from './targets.ts';
+import type { KeyRole, TargetName } from './targets.ts';
 import { validRequests, type CallResult, type OperationId, type ValidRequest } from './valid-requests.ts';
 
 type Json = Record<string, unknown>;
@@ -31,6 +31,8 @@ export interface ContractCase {
   rawBody?: { text: string; contentType: string };
   /** Leave out the API key. */
   withoutKey?: boolean;
+  /** Send the target's key in this state instead of its valid key (targets without one skip the case). */
+  keyRole?: KeyRole;
   prepare?: ValidRequest['prepare'];
   expected: {
     status: number;
@@ -250,9 +252,50 @@ const routingCases: ContractCase[] = [
   },
 ];
 
+/** The platform scope an operation's security requirement names. */
+function scopeOf(operation: ContractOperation): string | undefined {
+  const requirement = (operation.object.security as Record<string, string[]>[] | undefined)?.[0];
+  return requirement ? Object.values(requirement)[0]?.[0] : undefined;
+}
+
+/**
+ * Keys in every state against every operation, on targets with real keys: unknown, revoked and
+ * expired keys (401), a key without the operation's scope (403), a key without credits for a
+ * charged operation (402), and a key past its rate limit (429, with Retry-After). Path parameters
+ * need not exist: keys are checked first.
+ */
+function keyCasesOf(operation: ContractOperation): ContractCase[] {
+  const valid = validRequests[operation.operationId as OperationId];
+  const base = { operation, method: operation.method.toUpperCase(), path: operation.path, query: valid.query, body: valid.body };
+  const cases: ContractCase[] = [
+    { ...base, name: `${operation.operationId}: unknown API key`, keyRole: 'invalid', expected: { status: 401, code: 'api_key_invalid' } },
+    { ...base, name: `${operation.operationId}: revoked API key`, keyRole: 'revoked', expected: { status: 401, code: 'api_key_revoked' } },
+    { ...base, name: `${operation.operationId}: expired API key`, keyRole: 'expired', expected: { status: 401, code: 'api_key_expired' } },
+    {
+      ...base,
+      name: `${operation.operationId}: API key past its rate limit`,
+      keyRole: 'rateLimited',
+      expected: { status: 429, code: 'rate_limited', check: (answer) => expect(Number(answer.headers.get('Retry-After'))).toBeGreaterThan(0) },
+    },
+  ];
+  if (scopeOf(operation) !== 'finance') {
+    cases.push({ ...base, name: `${operation.operationId}: API key without the ${scopeOf(operation)} scope`, keyRole: 'financeOnly', expected: { status: 403, code: 'scope_denied', messageIncludes: [String(scopeOf(operation))] } });
+  }
+  if (Number(operation.object['x-credit-cost']) > 0) {
+    cases.push({
+      ...base,
+      name: `${operation.operationId}: API key without credits`,
+      keyRole: 'noCredits',
+      expected: { status: 402, code: 'insufficient_credits', check: (answer) => expect(answer.body.credits_used).toBe(0) },
+    });
+  }
+  return cases;
+}
+
 /** Every shared case, in a stable order. */
 export const contractCases: ContractCase[] = [
   ...operations.flatMap(casesOf),
+  ...operations.flatMap(keyCasesOf),
   ...routingCases,
   ...operations.flatMap(selectionCasesOf),
   ...liveCases,

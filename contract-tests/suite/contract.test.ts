@@ -7,7 +7,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { contractCases, type ContractCase } from './cases.ts';
 import { contractMismatches } from './conformance.ts';
 import { Coverage } from './coverage.ts';
-import { CASE_SITE_ORIGIN } from './targets.ts';
+import { CASE_SITE_ORIGIN, type KeyRole } from './targets.ts';
 import type { Call, CallResult, OperationId } from './valid-requests.ts';
 
 function fillPath(path: string, parameters: Record<string, string>): string {
@@ -27,14 +27,15 @@ interface Target {
   baseUrl: string;
   apiKey: string;
   siteOrigin: string;
+  keys: Partial<Record<KeyRole, string>>;
 }
 
-async function send({ baseUrl, apiKey, siteOrigin }: Target, testCase: ContractCase, pathParameters: Record<string, string>): Promise<CallResult & { contentType: string }> {
+async function send({ baseUrl, apiKey, siteOrigin, keys }: Target, testCase: ContractCase, pathParameters: Record<string, string>): Promise<CallResult & { contentType: string }> {
   const origin = new URL(baseUrl).origin;
   const url = new URL(testCase.rawPath ? `${origin}${testCase.path}` : `${baseUrl}${fillPath(testCase.path, pathParameters)}`);
   for (const [name, value] of Object.entries(onSite(testCase.query ?? {}, siteOrigin))) url.searchParams.set(name, value);
   const headers = new Headers(testCase.headers);
-  if (!testCase.withoutKey) headers.set('x-api-key', apiKey);
+  if (!testCase.withoutKey) headers.set('x-api-key', testCase.keyRole ? keys[testCase.keyRole]! : apiKey);
   let body: string | undefined;
   if (testCase.rawBody) {
     body = testCase.rawBody.text;
@@ -59,14 +60,18 @@ const targets = inject('targets');
 describe.each(targets)('contract on $name', (target) => {
   const { name, unavailable } = target;
   const coverage = new Coverage(unavailable);
-  const cases = contractCases.filter((testCase) => !testCase.only || testCase.only.includes(name));
+  const cases = contractCases.filter((testCase) => (!testCase.only || testCase.only.includes(name)) && (!testCase.keyRole || target.keys[testCase.keyRole]));
 
   const call: Call = async ({ method, path, query, body }) =>
     send(target, { name: 'prepare', operation: null, method, path, query, body, expected: { status: 200 } }, {});
 
-  /** What the case expects here: a valid request to an operation without a provider on this target answers 503, uncharged. */
+  /**
+   * What the case expects here: a valid request to an operation without a provider on this target
+   * answers 503, uncharged, before any charge, so a key without credits gets the 503 too.
+   */
   function expectationOf(testCase: ContractCase): ContractCase['expected'] {
-    if (!testCase.operation || !unavailable.includes(testCase.operation.operationId as OperationId) || testCase.expected.status !== 200) return testCase.expected;
+    const reachesProvider = testCase.expected.status === 200 || testCase.keyRole === 'noCredits';
+    if (!testCase.operation || !unavailable.includes(testCase.operation.operationId as OperationId) || !reachesProvider) return testCase.expected;
     return { status: 503, code: 'provider_unavailable', messageIncludes: ['no credits were used'], check: (answer) => expect(answer.body.credits_used).toBe(0) };
   }
 

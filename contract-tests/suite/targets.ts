@@ -15,6 +15,12 @@ import { startTestSite } from '../../server/test-support/test-site.ts';
 
 export type TargetName = 'mock' | 'server' | 'server-live';
 
+/**
+ * Keys in a given state, for the cases of authentication, scope, billing and rate limits. Only a
+ * target with real keys has them; the mock accepts any key and selects errors with `Prefer`.
+ */
+export type KeyRole = 'invalid' | 'revoked' | 'expired' | 'financeOnly' | 'noCredits' | 'rateLimited';
+
 /** The origin the cases' URLs are written with; a target that fetches for real gets its own site's instead. */
 export const CASE_SITE_ORIGIN = 'https://example.com';
 
@@ -35,6 +41,8 @@ export interface RunningTarget {
   siteOrigin: string;
   /** Operations whose valid request answers 503 provider_unavailable on this target. */
   unavailable: OperationId[];
+  /** Keys in each state the target can give. */
+  keys: Partial<Record<KeyRole, string>>;
   stop(): Promise<void>;
 }
 
@@ -77,6 +85,7 @@ async function startProcess(name: TargetName, entry: string, apiKey: string, env
     apiKey,
     siteOrigin: CASE_SITE_ORIGIN,
     unavailable: [],
+    keys: {},
     async stop() {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');
@@ -95,16 +104,59 @@ const run = promisify(execFile);
  * answers from the sandbox provider; a live key fetches for real, here from the local test site
  * (ALLOW_PRIVATE_NETWORK lets it reach loopback).
  */
+/** Runs a key command on the target's database and returns what it printed. */
+async function keyCommand(env: Record<string, string>, args: string[]): Promise<string> {
+  return (await run(process.execPath, ['server/cli/keys.ts', ...args], { cwd: projectRoot, env: { ...process.env, ...env } })).stdout;
+}
+
+/** A new key's secret (the last line `key:create` prints) and its id. */
+async function createKey(env: Record<string, string>, options: string[]): Promise<{ secret: string; id: string }> {
+  const printed = await keyCommand(env, ['create', ...options]);
+  return { secret: printed.trim().split('\n').at(-1)!, id: /key (\S+) with/.exec(printed)![1]! };
+}
+
+/** A key in each state of KeyRole, issued and brought to that state with the operators' commands. */
+async function roleKeys(env: Record<string, string>, mode: string[]): Promise<{ keys: Record<KeyRole, string>; spendRateLimited(baseUrl: string): Promise<void> }> {
+  const [revoked, expired, financeOnly, noCredits, rateLimited] = await Promise.all([
+    createKey(env, ['--credits', '100', ...mode]),
+    createKey(env, ['--credits', '100', '--expires-in', '1', ...mode]),
+    createKey(env, ['--credits', '100', '--scopes', 'finance', ...mode]),
+    createKey(env, ['--credits', '0', ...mode]),
+    createKey(env, ['--credits', '100', '--rate-limit', '1/3600', ...mode]),
+  ]);
+  await keyCommand(env, ['revoke', revoked.id]);
+  const keys = { invalid: 'wsdq_live_00000000000000000000000000000000', revoked: revoked.secret, expired: expired.secret, financeOnly: financeOnly.secret, noCredits: noCredits.secret, rateLimited: rateLimited.secret };
+  return {
+    keys,
+    // The rate-limited key's one request of the hour, spent before the cases run.
+    async spendRateLimited(baseUrl) {
+      const answer = await fetch(`${baseUrl}/web/jobs`, { headers: { 'x-api-key': rateLimited.secret } });
+      await answer.text();
+      if (answer.status !== 200) throw new Error(`the rate-limited key's first request answered ${answer.status}`);
+    },
+  };
+}
+
+/**
+ * The real server on a database of its own in a temporary folder, with a key issued by
+ * `key:create` (the command operators use) and a rate limit the suite cannot reach. A sandbox key
+ * answers from the sandbox provider; a live key fetches for real, here from the local test site
+ * (ALLOW_PRIVATE_NETWORK lets it reach loopback). Keys in each KeyRole state come with it.
+ */
 async function startServer(name: TargetName, mode: 'sandbox' | 'live'): Promise<RunningTarget> {
   const folder = await mkdtemp(join(tmpdir(), 'contract-server-'));
   const site = mode === 'live' ? await startTestSite() : undefined;
   const env = { DATABASE_URL: join(folder, 'service.sqlite'), RATE_LIMIT: '1000000/60', JOB_TICK_MS: '20', LOG_LEVEL: 'warn', ...(site ? { ALLOW_PRIVATE_NETWORK: 'true' } : {}) };
-  const keyOptions = ['--credits', '1000000', '--name', `contract suite (${mode})`, ...(mode === 'sandbox' ? ['--sandbox'] : [])];
-  const created = await run(process.execPath, ['server/cli/keys.ts', 'create', ...keyOptions], { cwd: projectRoot, env: { ...process.env, ...env } });
-  const apiKey = created.stdout.trim().split('\n').at(-1)!;
+  const modeOptions = mode === 'sandbox' ? ['--sandbox'] : [];
+  const { secret: apiKey } = await createKey(env, ['--credits', '1000000', '--name', `contract suite (${mode})`, ...modeOptions]);
+  const roles = await roleKeys(env, modeOptions);
   const target = await startProcess(name, 'server/main.ts', apiKey, env);
+  await roles.spendRateLimited(target.baseUrl);
+  // The expiring key was issued for 1 s; the cases run once it has passed.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   return {
     ...target,
+    keys: roles.keys,
     ...(site ? { siteOrigin: site.origin, unavailable: WITHOUT_LIVE_PROVIDER } : {}),
     async stop() {
       await target.stop();

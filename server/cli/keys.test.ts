@@ -35,6 +35,17 @@ describe('key commands', () => {
     stores.database.close();
   });
 
+  it('creates keys from several processes at once on a brand-new database, migrating it once', async () => {
+    const fresh = { ...process.env, DATABASE_URL: join(folder, 'fresh.sqlite') };
+    const created = await Promise.all(Array.from({ length: 5 }, () => run(process.execPath, ['server/cli/keys.ts', 'create', '--credits', '1'], { env: fresh })));
+    expect(new Set(created.map(({ stdout }) => stdout.trim().split('\n').at(-1))).size).toBe(5);
+    const stores = openStores(fresh.DATABASE_URL!);
+    expect(stores.keys.list()).toHaveLength(5);
+    const versions = stores.database.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((row) => row.version);
+    expect(versions).toEqual(Array.from({ length: versions.length }, (_, index) => index + 1));
+    stores.database.close();
+  });
+
   it('lists, tops up and revokes keys by id or prefix', async () => {
     const secret = (await keys('create', '--credits', '5')).stdout.trim().split('\n').at(-1)!;
     const prefix = secret.slice(0, 14);

@@ -10,18 +10,20 @@ export type Database = DatabaseSync;
 export function openDatabase(location: string): Database {
   if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
   const database = new DatabaseSync(location);
-  database.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;');
+  // busy_timeout first: switching to WAL takes a lock that another process opening the same new
+  // database (the server and a key command started together) may hold for a moment.
+  database.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;');
   migrate(database);
   return database;
 }
 
+/** Applies the migrations not yet applied; whether one is, is read inside its own write transaction, so processes opening the database together apply each once. */
 function migrate(database: Database): void {
   database.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-  const applied = new Set((database.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((row) => row.version));
   for (const [index, sql] of MIGRATIONS.entries()) {
     const version = index + 1;
-    if (applied.has(version)) continue;
     inTransaction(database, () => {
+      if (database.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(version)) return;
       database.exec(sql);
       database.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, new Date().toISOString());
     });
