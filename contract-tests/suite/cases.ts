@@ -43,6 +43,8 @@ export interface ContractCase {
   };
   /** Targets this case holds on; all when absent. */
   only?: TargetName[];
+  /** The case needs the operation to succeed first: targets without a provider for it skip it. */
+  needsProvider?: boolean;
 }
 
 const operations = contractOperations();
@@ -292,10 +294,53 @@ function keyCasesOf(operation: ContractOperation): ContractCase[] {
   return cases;
 }
 
+const SERVERS: TargetName[] = ['server', 'server-live'];
+const UNKNOWN_IDS: Record<string, string> = { job_id: 'job_01M7W3QYVRK6724RN1MPS1JQRE', monitor_id: 'mon_01JD8XE6SZAEAVSNTCPM5Q1NXW' };
+
+/**
+ * State the servers keep, which the mock (stateless) cannot: an id that names nothing answers 404
+ * resource_not_found, and an Idempotency-Key used for one request answers 409
+ * idempotency_key_reused for another.
+ */
+function stateCasesOf(operation: ContractOperation): ContractCase[] {
+  const valid = validRequests[operation.operationId as OperationId];
+  const base = { operation, method: operation.method.toUpperCase(), path: operation.path, query: valid.query, body: valid.body, only: SERVERS };
+  const cases: ContractCase[] = [];
+  const pathParameters = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+  if (pathParameters.length > 0) {
+    cases.push({
+      ...base,
+      name: `${operation.operationId}: an id that names nothing`,
+      prepare: async () => Object.fromEntries(pathParameters.map((name) => [name, UNKNOWN_IDS[name]!])),
+      expected: { status: 404, code: 'resource_not_found' },
+    });
+  }
+  if (valid.otherBody) {
+    const idempotencyKey = `contract-${operation.operationId}-${Math.random().toString(36).slice(2)}`;
+    cases.push({
+      ...base,
+      name: `${operation.operationId}: an Idempotency-Key reused for another request`,
+      needsProvider: true,
+      body: valid.otherBody,
+      headers: { 'Idempotency-Key': idempotencyKey },
+      prepare: async (call) => {
+        const parameters = valid.prepare ? await valid.prepare(call) : {};
+        const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => parameters[name]!);
+        const first = await call({ method: base.method, path, query: valid.query, body: valid.body, headers: { 'Idempotency-Key': idempotencyKey } });
+        expect(first.status, `the key's first request: ${JSON.stringify(first.body)}`).toBe(200);
+        return parameters;
+      },
+      expected: { status: 409, code: 'idempotency_key_reused', check: (answer) => expect(answer.body.credits_used).toBe(0) },
+    });
+  }
+  return cases;
+}
+
 /** Every shared case, in a stable order. */
 export const contractCases: ContractCase[] = [
   ...operations.flatMap(casesOf),
   ...operations.flatMap(keyCasesOf),
+  ...operations.flatMap(stateCasesOf),
   ...routingCases,
   ...operations.flatMap(selectionCasesOf),
   ...liveCases,

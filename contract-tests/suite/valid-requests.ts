@@ -15,7 +15,7 @@ export interface CallResult {
 }
 
 /** Makes a call against the target under test, with a valid API key. */
-export type Call = (request: { method: string; path: string; query?: Record<string, string>; body?: unknown }) => Promise<CallResult>;
+export type Call = (request: { method: string; path: string; query?: Record<string, string>; body?: unknown; headers?: Record<string, string> }) => Promise<CallResult>;
 
 export interface ValidRequest {
   query?: Record<string, string>;
@@ -24,6 +24,8 @@ export interface ValidRequest {
   prepare?: (call: Call) => Promise<Record<string, string>>;
   /** What the success data must show, beyond validating against the schema. */
   check: (data: Record<string, any>) => void;
+  /** Another valid body for the same operation: an Idempotency-Key used for `body` may not be reused for it. */
+  otherBody?: Record<string, unknown>;
 }
 
 async function createdJobId(call: Call): Promise<Record<string, string>> {
@@ -57,6 +59,7 @@ export const validRequests: Record<OperationId, ValidRequest> = {
   },
   crawlWebsite: {
     body: { url: 'https://example.com/docs/', limit: 10, max_depth: 2 },
+    otherBody: { url: 'https://example.com/docs/', limit: 11, max_depth: 2 },
     check: (data) => {
       expect(data.job.kind).toBe('crawl');
       expect(data.job.status).toBe('queued');
@@ -64,6 +67,7 @@ export const validRequests: Record<OperationId, ValidRequest> = {
   },
   batchScrapeWebPages: {
     body: { urls: ['https://example.com/a', 'https://example.com/b'] },
+    otherBody: { urls: ['https://example.com/a'] },
     check: (data) => {
       expect(data.job.kind).toBe('batch_scrape');
       expect(data.job.status).toBe('queued');
@@ -83,6 +87,7 @@ export const validRequests: Record<OperationId, ValidRequest> = {
   },
   runWebAgent: {
     body: { url: 'https://example.com', prompt: 'Who founded this company?' },
+    otherBody: { url: 'https://example.com', prompt: 'When was this company founded?' },
     check: (data) => {
       expect(data.job.kind).toBe('agent');
       expect(data.job.status).toBe('queued');
@@ -94,6 +99,7 @@ export const validRequests: Record<OperationId, ValidRequest> = {
   },
   createMonitor: {
     body: { url: 'https://example.com/pricing', name: 'Pricing page', cadence_minutes: 60 },
+    otherBody: { url: 'https://example.com/pricing', name: 'Pricing page, hourly', cadence_minutes: 60 },
     check: (data) => expect(data.monitor.id).toMatch(/^mon_/),
   },
   getMonitor: {
@@ -103,6 +109,7 @@ export const validRequests: Record<OperationId, ValidRequest> = {
   updateMonitor: {
     prepare: createdMonitorId,
     body: { status: 'paused' },
+    otherBody: { status: 'active' },
     check: (data) => expect(data.monitor.id).toMatch(/^mon_/),
   },
   deleteMonitor: {
