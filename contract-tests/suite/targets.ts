@@ -98,12 +98,6 @@ async function startProcess(name: TargetName, entry: string, apiKey: string, env
 
 const run = promisify(execFile);
 
-/**
- * The real server on a database of its own in a temporary folder, with a key issued by
- * `key:create` (the command operators use) and a rate limit the suite cannot reach. A sandbox key
- * answers from the sandbox provider; a live key fetches for real, here from the local test site
- * (ALLOW_PRIVATE_NETWORK lets it reach loopback).
- */
 /** Runs a key command on the target's database and returns what it printed. */
 async function keyCommand(env: Record<string, string>, args: string[]): Promise<string> {
   return (await run(process.execPath, ['server/cli/keys.ts', ...args], { cwd: projectRoot, env: { ...process.env, ...env } })).stdout;
