@@ -150,14 +150,16 @@ export class LiveJobRunner {
   private async fetchBatch(stored: StoredJob, batch: Progress['frontier']): Promise<Fetched[] | undefined> {
     const fetched: Fetched[] = [];
     let next = 0;
+    let finished = 0;
     const stillRunning = () => !this.stopping && this.stores.jobs.status(stored.job.id) === 'running';
     await Promise.all(Array.from({ length: Math.min(FETCHES_PER_JOB, batch.length) }, async () => {
       while (next < batch.length && stillRunning()) {
         const index = next++;
         fetched[index] = await this.fetchOne(stored, batch[index]!.url, batch[index]!.depth);
+        finished++;
       }
     }));
-    return fetched.length === batch.length && !fetched.includes(undefined as never) ? fetched : undefined;
+    return finished === batch.length ? fetched : undefined;
   }
 
   /** Saves the job and queues the webhook event it announces (call inside a transaction). */
