@@ -12,6 +12,7 @@ import { operations } from '../../generated/operations.ts';
 import { timestamp, type Clock } from '../clock.ts';
 import { fetchPage, statusFailure, type FetchContext } from '../providers/web/fetch-page.ts';
 import { conversionPool } from '../providers/web/conversion-pool.ts';
+import { isPdf } from '../providers/web/pdf-to-document.ts';
 import { ProviderError } from '../providers/types.ts';
 import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
@@ -129,9 +130,8 @@ export class LiveJobRunner {
       const page = await this.hostSlots.run(url, () => fetchPage(url, this.fetchContext));
       const failure = statusFailure(page);
       if (failure) throw failure;
-      const isPdf = page.contentType === 'application/pdf';
       const withLinks = [...new Set([...formats, 'links'])];
-      const document = isPdf
+      const document = isPdf(page)
         ? await conversionPool.pdf(page, formats, true)
         : await conversionPool.html(page, { formats: withLinks, onlyMainContent: stored.request.only_main_content !== false, removeBase64Images: true, blockAds: true });
       const links = document.links ?? [];

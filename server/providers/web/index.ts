@@ -11,6 +11,7 @@ import type { HeadlessBrowser } from './browser.ts';
 import { guardedAgent, type Resolver } from './guarded-agent.ts';
 import { conversionPool } from './conversion-pool.ts';
 import { mapSite } from './map-site.ts';
+import { isPdf } from './pdf-to-document.ts';
 
 export interface WebProviderOptions {
   policy: AddressPolicy;
@@ -91,7 +92,7 @@ export function createWebProvider(options: WebProviderOptions): DataProvider {
       });
       const failure = statusFailure(page);
       if (failure) throw failure;
-      if (page.contentType === 'application/pdf' || page.body.subarray(0, 5).toString('latin1') === '%PDF-') {
+      if (isPdf(page)) {
         return conversionPool.pdf(page, formats, query.pdf_parse !== false, timeoutMs);
       }
       if (page.contentType && !/html|xml/.test(page.contentType)) {

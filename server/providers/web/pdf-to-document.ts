@@ -10,6 +10,11 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[character]!);
 }
 
+/** Whether a fetched page is a PDF: by its media type, or by its signature when the site mislabels it. */
+export function isPdf(page: FetchedPage): boolean {
+  return page.contentType === 'application/pdf' || page.body.subarray(0, 5).toString('latin1') === '%PDF-';
+}
+
 /** The document of a PDF in the formats asked for; `parse: false` keeps only its metadata. */
 export async function pdfToDocument(page: FetchedPage, formats: readonly string[], parse: boolean): Promise<WebDocument> {
   const wants = new Set(formats);
