@@ -116,13 +116,15 @@ async function roleKeys(env: Record<string, string>, mode: string[]): Promise<{ 
     createKey(env, ['--credits', '100', '--expires-in', '1', ...mode]),
     createKey(env, ['--credits', '100', '--scopes', 'finance', ...mode]),
     createKey(env, ['--credits', '0', ...mode]),
-    createKey(env, ['--credits', '100', '--rate-limit', '1/3600', ...mode]),
+    // One request per ten years: windows are fixed (aligned to the epoch), so a shorter one could
+    // reset while the suite runs and let a case through.
+    createKey(env, ['--credits', '100', '--rate-limit', '1/315360000', ...mode]),
   ]);
   await keyCommand(env, ['revoke', revoked.id]);
   const keys = { invalid: 'wsdq_live_00000000000000000000000000000000', revoked: revoked.secret, expired: expired.secret, financeOnly: financeOnly.secret, noCredits: noCredits.secret, rateLimited: rateLimited.secret };
   return {
     keys,
-    // The rate-limited key's one request of the hour, spent before the cases run.
+    // The rate-limited key's one request, spent before the cases run.
     async spendRateLimited(baseUrl) {
       const answer = await fetch(`${baseUrl}/web/jobs`, { headers: { 'x-api-key': rateLimited.secret } });
       await answer.text();
