@@ -2151,7 +2151,7 @@ export interface components {
         /** @description The page to fetch; an absolute `http` or `https` URL of a public address. It may be sent percent-encoded or as is (`allowReserved`): `?url=https://example.com/a?b=1` works as long as its own `&` and `#` are encoded. */
         PageUrlQuery: components["schemas"]["PageUrl"];
         OnlyMainContentQuery: components["schemas"]["OnlyMainContent"];
-        /** @description Total time allowed for fetching the page, in milliseconds, from 1000 to 120000. Default 30000. Over it the call answers 504 `upstream_timeout` with no credits used. */
+        /** @description Total time allowed for fetching the page, in milliseconds, from 1000 to 120000. Default 30000. Over it the call answers 504 `upstream_timeout` with no credits used. Converting the fetched page gets the same allowance again; a page that cannot be converted within it (or within the memory a page may use) answers 502 `upstream_failed`, also with no credits used. */
         TimeoutQuery: number;
         /** @description Serve a stored result made at most this many milliseconds ago (`X-Cache: HIT`), from 0 to 604800000 (7 days): the page for `web/scrape`, the extraction for `web/extract`. Default 0: always fetch fresh (`X-Cache: BYPASS`). When no stored result is young enough, a fresh one is made and stored (`X-Cache: MISS`). */
         MaxAgeQuery: number;
@@ -2205,7 +2205,7 @@ export interface operations {
                 wait_for?: number;
                 /** @description Fetch as a mobile device (mobile user agent and viewport). Default `false`. */
                 mobile?: boolean;
-                /** @description Total time allowed for fetching the page, in milliseconds, from 1000 to 120000. Default 30000. Over it the call answers 504 `upstream_timeout` with no credits used. */
+                /** @description Total time allowed for fetching the page, in milliseconds, from 1000 to 120000. Default 30000. Over it the call answers 504 `upstream_timeout` with no credits used. Converting the fetched page gets the same allowance again; a page that cannot be converted within it (or within the memory a page may use) answers 502 `upstream_failed`, also with no credits used. */
                 timeout?: components["parameters"]["TimeoutQuery"];
                 /** @description Serve a stored result made at most this many milliseconds ago (`X-Cache: HIT`), from 0 to 604800000 (7 days): the page for `web/scrape`, the extraction for `web/extract`. Default 0: always fetch fresh (`X-Cache: BYPASS`). When no stored result is young enough, a fresh one is made and stored (`X-Cache: MISS`). */
                 max_age?: components["parameters"]["MaxAgeQuery"];
@@ -2398,7 +2398,7 @@ export interface operations {
                 /** @description A natural-language instruction saying what to extract, at most 10000 characters; the extraction provider chooses the shape of `data.extracted` (always an object). Give exactly one of `schema` and `prompt`: both or neither answer 422 `invalid_parameters`. */
                 prompt?: string;
                 only_main_content?: components["parameters"]["OnlyMainContentQuery"];
-                /** @description Total time allowed for fetching the page, in milliseconds, from 1000 to 120000. Default 30000. Over it the call answers 504 `upstream_timeout` with no credits used. */
+                /** @description Total time allowed for fetching the page, in milliseconds, from 1000 to 120000. Default 30000. Over it the call answers 504 `upstream_timeout` with no credits used. Converting the fetched page gets the same allowance again; a page that cannot be converted within it (or within the memory a page may use) answers 502 `upstream_failed`, also with no credits used. */
                 timeout?: components["parameters"]["TimeoutQuery"];
                 /** @description Serve a stored result made at most this many milliseconds ago (`X-Cache: HIT`), from 0 to 604800000 (7 days): the page for `web/scrape`, the extraction for `web/extract`. Default 0: always fetch fresh (`X-Cache: BYPASS`). When no stored result is young enough, a fresh one is made and stored (`X-Cache: MISS`). */
                 max_age?: components["parameters"]["MaxAgeQuery"];
