@@ -9,12 +9,21 @@ import type { ErrorCode } from '../../generated/errors.ts';
 import { contractOperations, type ContractOperation } from '../contract.ts';
 import type { ContractCase } from './cases.ts';
 import { CASE_SITE_ORIGIN } from './targets.ts';
-import type { Call } from './valid-requests.ts';
+import type { Call, CallResult } from './valid-requests.ts';
 
-const JOB_WAIT_MS = 20_000;
+const WAIT_MS = 20_000;
 
 function operation(operationId: string): ContractOperation {
   return contractOperations().find((candidate) => candidate.operationId === operationId)!;
+}
+
+/** Polls `read` every 100 ms until `done` holds of its answer, for at most WAIT_MS. */
+async function waitFor(what: string, read: () => Promise<CallResult>, done: (answer: CallResult) => boolean): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (!done(await read())) {
+    if (Date.now() > deadline) throw new Error(`${what} after ${WAIT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Submits a job and waits for it to end; its id is the case's path parameter. */
@@ -23,13 +32,8 @@ function finishedJob(path: string, body: Record<string, unknown>) {
     const submitted = await call({ method: 'POST', path, body });
     expect(submitted.status, `job submission: ${JSON.stringify(submitted.body)}`).toBe(200);
     const jobId = String(submitted.body.data.job.id);
-    const deadline = Date.now() + JOB_WAIT_MS;
-    for (;;) {
-      const polled = await call({ method: 'GET', path: `/web/jobs/${jobId}`, query: { limit: '1' } });
-      if (!['queued', 'running'].includes(polled.body.data?.job?.status)) return { job_id: jobId };
-      if (Date.now() > deadline) throw new Error(`job ${jobId} still ${polled.body.data?.job?.status} after ${JOB_WAIT_MS} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitFor(`job ${jobId} still running`, () => call({ method: 'GET', path: `/web/jobs/${jobId}`, query: { limit: '1' } }), ({ body }) => !['queued', 'running'].includes(body.data?.job?.status));
+    return { job_id: jobId };
   };
 }
 
@@ -39,11 +43,7 @@ function checkedMonitor(body: Record<string, unknown>) {
     const created = await call({ method: 'POST', path: '/web/monitors', body });
     expect(created.status, `monitor creation: ${JSON.stringify(created.body)}`).toBe(200);
     const monitorId = String(created.body.data.monitor.id);
-    const deadline = Date.now() + JOB_WAIT_MS;
-    while ((await call({ method: 'GET', path: `/web/monitors/${monitorId}` })).body.data?.monitor?.last_check === null) {
-      if (Date.now() > deadline) throw new Error(`monitor ${monitorId} not checked after ${JOB_WAIT_MS} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitFor(`monitor ${monitorId} not checked`, () => call({ method: 'GET', path: `/web/monitors/${monitorId}` }), ({ body }) => body.data?.monitor?.last_check !== null);
     return { monitor_id: monitorId };
   };
 }
