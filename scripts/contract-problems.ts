@@ -20,8 +20,13 @@ export interface ContractProblem {
   readonly ruleId: string;
 }
 
+/** An error whose message says all a user needs: the entry points print it alone, without a stack trace, and exit 1. */
+export class ToolchainError extends Error {
+  override name = 'ToolchainError';
+}
+
 /** A contract that does not lint clean; the message is its first problem, one line, ready to print. */
-export class ContractProblemsError extends Error {
+export class ContractProblemsError extends ToolchainError {
   readonly problems: readonly ContractProblem[];
 
   constructor(problems: readonly ContractProblem[]) {
@@ -29,7 +34,6 @@ export class ContractProblemsError extends Error {
     const summary = more > 0 ? `\n(${more} more problem${more === 1 ? '' : 's'}: \`npm run lint\` lists them all)` : '';
     super(formatProblem(problems[0]!) + summary);
     this.problems = problems;
-    this.name = 'ContractProblemsError';
   }
 }
 
@@ -67,7 +71,7 @@ export async function lintContract(root: string = contractRoot): Promise<Contrac
     report = JSON.parse(stdout) as LintReport;
   } catch {
     const cause = stderr.split('\n').map((line) => line.trim()).filter(Boolean).at(-1) ?? 'no report';
-    throw new Error(`redocly lint of ${displayedFile(resolve(root))} gave no report: ${cause}`);
+    throw new ToolchainError(`redocly lint of ${displayedFile(resolve(root))} gave no report: ${cause}`);
   }
   const problems = report.problems.map(({ ruleId, message, location }) => {
     const [place] = location;

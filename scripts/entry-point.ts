@@ -3,7 +3,7 @@
  * options, and an ending without a stack trace when the contract has a problem.
  */
 import { parseArgs } from 'node:util';
-import { ContractProblemsError } from './contract-problems.ts';
+import { ToolchainError } from './contract-problems.ts';
 import { contractRoot } from './paths.ts';
 
 /** The options an entry point accepts: the contract to read (default openapi/openapi.yaml) and, for some, where to write. */
@@ -14,7 +14,7 @@ export interface EntryPointOptions {
 
 /**
  * Runs `main` with the command line's options. A usage error prints the usage and exits 2; a
- * contract problem prints its one-line `file:line:col message` and exits 1.
+ * contract problem prints its one-line `file:line:col message` (any ToolchainError, its message) and exits 1.
  */
 export async function runEntryPoint(
   command: { readonly usage: string; readonly writesOutput: boolean },
@@ -38,16 +38,14 @@ export async function runEntryPoint(
     }
     options = { contract: (values.contract as string | undefined) ?? contractRoot, output: values.output as string | undefined };
   } catch (error) {
-    // Node's own message goes on about positional arguments; its first sentence is the point.
-    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '.');
-    console.error(`${message}\nusage: ${usage}`);
+    console.error(`${(error as Error).message}\nusage: ${usage}`);
     process.exitCode = 2;
     return;
   }
   try {
     await main(options);
   } catch (error) {
-    if (!(error instanceof ContractProblemsError)) throw error;
+    if (!(error instanceof ToolchainError)) throw error;
     console.error(error.message);
     process.exitCode = 1;
   }

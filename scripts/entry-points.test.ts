@@ -57,16 +57,24 @@ describe('a broken $ref stops the toolchain at the first problem', () => {
 
 describe('the options of the toolchain entry points', () => {
   const cases = [
-    { name: 'an unknown option prints the usage, exit 2', script: 'check-generated.ts', args: ['--output', 'x'], code: 2, stream: 'stderr' },
-    { name: '--help prints the usage, exit 0', script: 'generate.ts', args: ['--help'], code: 0, stream: 'stdout' },
+    { name: 'an unknown option prints the usage, exit 2', script: 'check-generated.ts', args: ['--output', 'x'], code: 2, stream: 'stderr', says: /^usage: npm run check:generated/m },
+    { name: '--help prints the usage, exit 0', script: 'generate.ts', args: ['--help'], code: 0, stream: 'stdout', says: /^usage: npm run generate/m },
+    {
+      name: 'a --contract that does not exist says so in one line, exit 1',
+      script: 'docs.ts',
+      args: ['--contract', '/nonexistent/openapi.yaml'],
+      code: 1,
+      stream: 'stderr',
+      says: /^redocly lint of \/nonexistent\/openapi.yaml gave no report: Please provide a valid path.\n$/,
+    },
   ] as const;
 
-  it.each(cases)('$name', async ({ script, args, code, stream }) => {
+  it.each(cases)('$name', async ({ script, args, code, stream, says }) => {
     const result = await run(process.execPath, [join(projectRoot, 'scripts', script), ...args], { cwd: projectRoot }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
       (error: { code: number; stdout: string; stderr: string }) => error,
     );
     expect(result.code).toBe(code);
-    expect(result[stream]).toMatch(/^usage: npm run /m);
+    expect(result[stream]).toMatch(says);
   });
 });
