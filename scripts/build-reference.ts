@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { assertContractLintsClean } from './contract-problems.ts';
 import { contractRoot, projectRoot } from './paths.ts';
 
 const run = promisify(execFile);
@@ -9,14 +10,18 @@ const run = promisify(execFile);
 /** Where `npm run docs` writes the reference. */
 export const referencePath = join(projectRoot, 'build', 'reference.html');
 
-/** Writes the reference of the contract to `outputPath`; it loads nothing from the network. */
-export async function buildReference(outputPath: string = referencePath): Promise<string> {
+/**
+ * Writes the reference of the contract at `contract` to `outputPath`; it loads nothing from the
+ * network. A contract that does not lint clean throws a ContractProblemsError instead.
+ */
+export async function buildReference(outputPath: string = referencePath, contract: string = contractRoot): Promise<string> {
+  await assertContractLintsClean(contract);
   const redocly = join(projectRoot, 'node_modules', '.bin', 'redocly');
   await run(
     redocly,
     [
       'build-docs',
-      contractRoot,
+      contract,
       '--inlineBundle',
       '--output',
       outputPath,
