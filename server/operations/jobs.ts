@@ -3,6 +3,7 @@ import type { OperationId } from '../../generated/operations.ts';
 import { ulid } from '../../lib/request-id.ts';
 import { timestamp } from '../clock.ts';
 import { ServiceError } from '../gateway/service-error.ts';
+import { invalidParameters } from '../../lib/error-messages.ts';
 import { decodeCursor } from '../store/cursor.ts';
 import { TERMINAL_STATUSES, type Job } from '../store/jobs.ts';
 import { checkTarget } from './targets.ts';
@@ -13,7 +14,7 @@ import { queueJobEvent } from '../webhooks/job-events.ts';
 const DEFAULT_PAGE_SIZE = 20;
 
 function invalid(problem: string): ServiceError {
-  return new ServiceError('invalid_parameters', `Invalid parameters: ${problem}.`);
+  return new ServiceError('invalid_parameters', invalidParameters([problem]));
 }
 
 function requireJobRunner(context: OperationContext): void {

@@ -3,6 +3,7 @@ import type { OperationId } from '../../generated/operations.ts';
 import { ulid } from '../../lib/request-id.ts';
 import { timestamp } from '../clock.ts';
 import { ServiceError } from '../gateway/service-error.ts';
+import { invalidParameters } from '../../lib/error-messages.ts';
 import { decodeCursor } from '../store/cursor.ts';
 import type { Monitor } from '../store/monitors.ts';
 import { checkCron } from '../monitors/schedule.ts';
@@ -16,7 +17,7 @@ const MAX_INTERVAL_MINUTES = 7 * 24 * 60;
 const UNIT_MINUTES: Record<string, number> = { minute: 1, hour: 60, day: 24 * 60 };
 
 function invalid(problem: string): ServiceError {
-  return new ServiceError('invalid_parameters', `Invalid parameters: ${problem}.`);
+  return new ServiceError('invalid_parameters', invalidParameters([problem]));
 }
 
 function checkScheduleFields(body: Record<string, unknown>): void {
