@@ -120,6 +120,12 @@ describe('the mock server', () => {
     });
   });
 
+  it('answers __code=402 on web/scrape with web/scrape\'s cost and a balance below it (it said "web/extract costs 5 credits")', async () => {
+    const answer = await fetch(`${origin}/v1/web/scrape?url=https://example.com&__code=402`, { headers: KEY });
+    const body = await answer.json();
+    expect([answer.status, body.credits_remaining, body.error.message]).toEqual([402, 0, 'Insufficient credits: web/scrape costs 1 credit, the balance is 0.']);
+  });
+
   it('answers a 404 of an operation with an id as resource_not_found naming that id, and of another with upstream_not_found', async () => {
     const job = await fetch(`${origin}/v1/web/jobs/job_01M7W3QYVRK6724RN1MPS1JQRE`, { headers: { ...KEY, Prefer: 'code=404' } });
     expect((await job.json()).error).toMatchObject({ code: 'resource_not_found', message: 'No job job_01M7W3QYVRK6724RN1MPS1JQRE for this API key.' });
