@@ -10,12 +10,13 @@ import type { Stores } from '../store/index.ts';
 import { callOf } from './call.ts';
 import { sendEnvelope, type SendOptions } from './send.ts';
 import { ServiceError } from './service-error.ts';
+import { internalError } from '../../lib/error-messages.ts';
 
 export function errorHandler(stores: Stores, clock: Clock, options: SendOptions): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
     const call = callOf(res);
-    const failure = error instanceof ServiceError ? error : new ServiceError('internal_error', `The request could not be processed. Report request id ${call.requestId}.`);
+    const failure = error instanceof ServiceError ? error : new ServiceError('internal_error', internalError(call.requestId));
     if (!(error instanceof ServiceError)) options.logger.error({ request_id: call.requestId, err: error }, 'unexpected failure');
 
     if (call.key && call.charged > 0) {
