@@ -1,13 +1,15 @@
 /**
  * The mock's HTTP server: the contract's routes at `/v1`, answered by Prism, with every answer in
  * the contract's envelope and headers. Reads top to bottom: CORS, route, key, selection, body,
- * Prism, then the envelope's headers.
+ * Prism, then the envelope's headers. `/docs` serves the rendered reference, where error links point.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { OperationRow } from '../generated/operations.ts';
-import type { ErrorCode } from '../generated/errors.ts';
+import { errorCatalog, type ErrorCode } from '../generated/errors.ts';
 import { matchRoute } from '../lib/contract-routes.ts';
+import { DOCS_PATH, docsBaseUrl, errorDocUrl } from '../lib/docs-link.ts';
 import { envelopeHeaders, errorAnswer, type AnswerContext, type EnvelopeBody, type XCache } from '../lib/envelope.ts';
+import { sendReferencePage } from '../lib/reference-page.ts';
 import { newRequestId } from '../lib/request-id.ts';
 import type { PrismEngine } from './prism-engine.ts';
 import { readPreferences, takeSelectionQuery } from './preferences.ts';
@@ -154,6 +156,13 @@ async function answer(request: IncomingMessage, url: URL, engine: PrismEngine): 
   return answerOperation(request, url, route.operation, engine);
 }
 
+/** The contract's error examples link to their code's documentation: the mock points the link at its own `/docs`. */
+function linkedToDocs(answer: Answer, docsBase: string): Answer {
+  const error = answer.body.error as { code?: unknown; doc_url?: string } | undefined;
+  if (error && typeof error.code === 'string' && error.code in errorCatalog) error.doc_url = errorDocUrl(docsBase, error.code as ErrorCode);
+  return answer;
+}
+
 function send(response: ServerResponse, { status, body, xCache, headers = {} }: Answer): void {
   const text = JSON.stringify(body);
   response.writeHead(status, {
@@ -177,8 +186,11 @@ export function createMockServer({ engine, log }: MockServerOptions): Server {
     const started = performance.now();
     const url = new URL(request.url ?? '/', 'http://mock.local');
     allowCors(request, response);
+    const docsBase = docsBaseUrl(request);
     let status: number;
-    if (request.method === 'OPTIONS') {
+    if ((request.method === 'GET' || request.method === 'HEAD') && (url.pathname === DOCS_PATH || url.pathname === `${DOCS_PATH}/`)) {
+      status = await sendReferencePage(response);
+    } else if (request.method === 'OPTIONS') {
       response.writeHead(204, {
         'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE',
         'Access-Control-Allow-Headers': request.headers['access-control-request-headers'] ?? 'x-api-key, content-type, idempotency-key, cache-control, prefer',
@@ -189,13 +201,13 @@ export function createMockServer({ engine, log }: MockServerOptions): Server {
     } else {
       let result: Answer;
       try {
-        result = await answer(request, url, engine);
+        result = linkedToDocs(await answer(request, url, engine), docsBase);
       } catch (error) {
         const failure = error instanceof ErrorAnswer
           ? error
           : new ErrorAnswer('internal_error', 'The mock failed while answering.', { platform: 'unknown', endpoint: url.pathname, creditsRemaining: null });
         if (!(error instanceof ErrorAnswer)) log(`mock failure: ${(error as Error).stack ?? String(error)}`);
-        const built = errorAnswer(failure.code, failure.message, failure.context, newRequestId());
+        const built = errorAnswer(failure.code, failure.message, failure.context, newRequestId(), docsBase);
         result = { status: built.status, body: built.body, xCache: 'BYPASS', headers: failure.headers };
       }
       send(response, result);
