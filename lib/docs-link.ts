@@ -18,7 +18,7 @@ export function errorDocUrl(docsBase: string, code: ErrorCode): string {
 }
 
 /** A Host header that is exactly `host[:port]`, or null: nothing else may reach a link. */
-export function validHost(host: string | undefined): string | null {
+function validHost(host: string | undefined): string | null {
   const match = host === undefined ? null : HOST_HEADER.exec(host);
   if (!match || Number(match[1] ?? 0) > 65_535) return null;
   return host!.toLowerCase();
