@@ -1,13 +1,15 @@
 /**
  * The mock's HTTP server: the contract's routes at `/v1`, answered by Prism, with every answer in
  * the contract's envelope and headers. Reads top to bottom: CORS, route, key, selection, body,
- * Prism, then the envelope's headers.
+ * Prism, then the envelope's headers. `/docs` serves the rendered reference, where error links point.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { OperationRow } from '../generated/operations.ts';
-import type { ErrorCode } from '../generated/errors.ts';
+import { errorCatalog, type ErrorCode } from '../generated/errors.ts';
 import { matchRoute } from '../lib/contract-routes.ts';
+import { DOCS_PATH, docsBaseUrl, errorDocUrl } from '../lib/docs-link.ts';
 import { envelopeHeaders, errorAnswer, type AnswerContext, type EnvelopeBody, type XCache } from '../lib/envelope.ts';
+import { sendReferencePage } from '../lib/reference-page.ts';
 import { newRequestId } from '../lib/request-id.ts';
 import { crossParameterProblem } from '../lib/cross-parameter-rules.ts';
 import * as messages from '../lib/error-messages.ts';
@@ -159,7 +161,7 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
   const selected = selectedError(result.status, prismCode, selection.preferences.exampleKey !== undefined, {
     operation, method: operation.method, pathname: url.pathname, headers, requestId, nowMs: Date.now(), balance: MOCK_BALANCE,
   });
-  const built = errorAnswer(selected.code, selected.message, { ...context, creditsRemaining: selected.creditsRemaining }, requestId);
+  const built = errorAnswer(selected.code, selected.message, { ...context, creditsRemaining: selected.creditsRemaining }, requestId, docsBaseUrl(request));
   return { status: built.status, body: built.body, xCache: 'BYPASS', headers: { ...passedHeaders, ...selected.headers } };
 }
 
@@ -176,6 +178,13 @@ async function answer(request: IncomingMessage, url: URL, engine: PrismEngine): 
     throw new ErrorAnswer('method_not_allowed', messages.methodNotAllowed(url.pathname, method, route.allow), context, { Allow: route.allow.join(', ') });
   }
   return answerOperation(request, url, route.operation, engine);
+}
+
+/** The contract's error examples link to their code's documentation: the mock points the link at its own `/docs`. */
+function linkedToDocs(answer: Answer, docsBase: string): Answer {
+  const error = answer.body.error as { code?: unknown; doc_url?: string } | undefined;
+  if (error && typeof error.code === 'string' && error.code in errorCatalog) error.doc_url = errorDocUrl(docsBase, error.code as ErrorCode);
+  return answer;
 }
 
 function send(response: ServerResponse, { status, body, xCache, headers = {} }: Answer): void {
@@ -201,8 +210,11 @@ export function createMockServer({ engine, log }: MockServerOptions): Server {
     const started = performance.now();
     const url = new URL(request.url ?? '/', 'http://mock.local');
     allowCors(request, response);
+    const docsBase = docsBaseUrl(request);
     let status: number;
-    if (request.method === 'OPTIONS') {
+    if ((request.method === 'GET' || request.method === 'HEAD') && (url.pathname === DOCS_PATH || url.pathname === `${DOCS_PATH}/`)) {
+      status = await sendReferencePage(response);
+    } else if (request.method === 'OPTIONS') {
       response.writeHead(204, {
         'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE',
         'Access-Control-Allow-Headers': request.headers['access-control-request-headers'] ?? 'x-api-key, content-type, idempotency-key, cache-control, prefer',
@@ -213,13 +225,13 @@ export function createMockServer({ engine, log }: MockServerOptions): Server {
     } else {
       let result: Answer;
       try {
-        result = await answer(request, url, engine);
+        result = linkedToDocs(await answer(request, url, engine), docsBase);
       } catch (error) {
         const failure = error instanceof ErrorAnswer
           ? error
           : new ErrorAnswer('internal_error', 'The mock failed while answering.', { platform: 'unknown', endpoint: url.pathname, creditsRemaining: null });
         if (!(error instanceof ErrorAnswer)) log(`mock failure: ${(error as Error).stack ?? String(error)}`);
-        const built = errorAnswer(failure.code, failure.message, failure.context, newRequestId());
+        const built = errorAnswer(failure.code, failure.message, failure.context, newRequestId(), docsBase);
         result = { status: built.status, body: built.body, xCache: 'BYPASS', headers: failure.headers };
       }
       send(response, result);

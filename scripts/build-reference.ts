@@ -1,5 +1,6 @@
 /** Renders the contract as a single self-contained HTML reference (Redoc, scripts inlined). */
 import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { assertContractLintsClean } from './contract-problems.ts';
@@ -9,6 +10,23 @@ const run = promisify(execFile);
 
 /** Where `npm run docs` writes the reference. */
 export const referencePath = join(projectRoot, 'build', 'reference.html');
+
+/** Redocly's attribution in the menu ("API docs by …"), drawn here so the page loads no image. */
+const ATTRIBUTION_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16" viewBox="0 0 64 16"><text x="0" y="12" font-family="sans-serif" font-size="12" font-weight="600" fill="#227a88">Redocly</text></svg>`;
+
+/**
+ * Images Redoc's bundle loads from a CDN whatever the settings (its attribution logo, which no
+ * option turns off), each replaced by an inline image: the page must render offline.
+ */
+const CDN_IMAGES = [
+  'https://cdn.redoc.ly/redoc/logo-mini-full.svg',
+  'https://cdn.redoc.ly/redoc/logo-mini.svg',
+];
+
+function inlineCdnImages(html: string): string {
+  const inline = `data:image/svg+xml;base64,${Buffer.from(ATTRIBUTION_SVG).toString('base64')}`;
+  return CDN_IMAGES.reduce((page, url) => page.replaceAll(url, inline), html);
+}
 
 /**
  * Writes the reference of the contract at `contract` to `outputPath`; it loads nothing from the
@@ -32,5 +50,6 @@ export async function buildReference(outputPath: string = referencePath, contrac
     ],
     { cwd: projectRoot },
   );
+  await writeFile(outputPath, inlineCdnImages(await readFile(outputPath, 'utf8')));
   return outputPath;
 }

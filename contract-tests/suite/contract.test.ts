@@ -41,6 +41,7 @@ describe.each(targets)('contract on $name', (target) => {
     expect(answer.status, context).toBe(expected.status);
     expect(contractMismatches(testCase.operation, answer), context).toEqual([]);
     if (expected.code) expect(answer.body.error?.code, context).toBe(expected.code);
+    if (answer.body.error) expect(answer.body.error.doc_url, context).toBe(`${new URL(target.baseUrl).origin}/docs#section/${answer.body.error.code}`);
     for (const fragment of expected.messageIncludes ?? []) expect(answer.body.error?.message, context).toContain(fragment);
     expected.check?.(answer);
 
