@@ -49,7 +49,11 @@ export interface paths {
         };
         /**
          * Map a website's links
-         * @description Lists the URLs of a website quickly, from its sitemaps and from the links on its pages, without returning the pages' content. Costs **1 credit**. The site is the host of `url` (and its subdomains with `include_subdomains=true`), whatever the path of `url`; links to other hosts are left out. Results are cached for 15 minutes, keyed by the full query (every parameter): a repeated call within the window is served from the cache (`X-Cache: HIT`, `cached: true`) and is charged like any other call; otherwise the site is mapped and stored (`X-Cache: MISS`). `fresh=true` or `Cache-Control: no-cache` bypasses the cache (`X-Cache: BYPASS`) and the fresh result replaces the stored one. A start URL that answers 404 answers 404 `upstream_not_found`, other 4xx 400 `upstream_rejected`, 5xx 502 `upstream_failed`. `goal` needs a ranking provider: on a deployment without one it answers 503 `capability_unavailable`, with no credits used.
+         * @description Lists the URLs of a website quickly, from its sitemaps and from the links on its pages, without returning the pages' content. Costs **1 credit**. The site is the host of `url` (and its subdomains with `include_subdomains=true`), whatever the path of `url`; links to other hosts are left out. Results are cached for 15 minutes, keyed by the full query (every parameter): a repeated call within the window is served from the cache (`X-Cache: HIT`, `cached: true`) and is charged like any other call; otherwise the site is mapped and stored (`X-Cache: MISS`). `fresh=true` or `Cache-Control: no-cache` bypasses the cache (`X-Cache: BYPASS`) and the fresh result replaces the stored one.
+         *
+         *     An answer made empty by an upstream failure is an error, never a charged success: when nothing of the site can be read (neither its start page nor a sitemap), the call answers the error a `GET /web/scrape` of `url` would answer, with no credits used and nothing cached. A host that cannot be resolved or connected to answers 502 `upstream_failed`, one that does not answer within 30 s 504 `upstream_timeout` (after that one request: an unreachable site is not asked again for its sitemaps); a start URL that answers 404 (with no sitemap) answers 404 `upstream_not_found`, other 4xx 400 `upstream_rejected`, 5xx 502 `upstream_failed`. With `sitemap=only` no page is read: the call fails when the site answered none of its sitemap requests (unreachable, or 5xx on each). A site that answers but has nothing to list (a page without links, or `sitemap=only` on a site without a sitemap) is a 200 with what was found, possibly an empty `links`, charged like any other map. A start URL that fails on a site whose sitemap could be read is a 200 with the sitemap's links.
+         *
+         *     `goal` needs a ranking provider: on a deployment without one it answers 503 `capability_unavailable`, with no credits used.
          */
         get: operations["mapWebsite"];
         put?: never;
@@ -806,7 +810,7 @@ export interface components {
             /** @description The page's meta description when the page was visited and has one, else `null`. */
             description: string | null;
         };
-        /** @description The links found on one website, without duplicates. With `search` or `goal` they are ordered by relevance (to `goal` when given, else to `search`); otherwise sitemap links come first, in sitemap order, then links found on pages, in the order they were found. An empty `links` means nothing was found (for example `sitemap=only` on a site without a sitemap). */
+        /** @description The links found on one website, without duplicates. With `search` or `goal` they are ordered by relevance (to `goal` when given, else to `search`); otherwise sitemap links come first, in sitemap order, then links found on pages, in the order they were found. An empty `links` means the site answered and nothing was found (for example `sitemap=only` on a site without a sitemap); a site that could not be read at all is an error, never an empty map. */
         WebsiteMap: {
             /**
              * Format: uri

@@ -68,6 +68,8 @@ const upstreamFailures = UPSTREAM_FAILURES.map(({ path, query, status, code }): 
 }));
 
 const getJob = operation('getJob');
+/** A URL of a host nothing listens on: port 1 of loopback refuses the connection at once. */
+const UNREACHABLE_URL = 'http://127.0.0.1:1/';
 
 const getMonitor = operation('getMonitor');
 const createMonitor = operation('createMonitor');
@@ -103,6 +105,15 @@ export const liveCases: ContractCase[] = [
       status: 200,
       check: ({ body }) => expect(pathsOf(body.data.links)).toEqual(expect.arrayContaining(['/blog/launch', '/docs/', '/docs/api', '/docs/start', '/pricing'])),
     },
+  },
+  {
+    name: 'mapWebsite (live): a host that cannot be reached answers 502 upstream_failed, uncharged, not 200 with no links',
+    operation: operation('mapWebsite'),
+    method: 'GET',
+    path: operation('mapWebsite').path,
+    query: { url: UNREACHABLE_URL },
+    only: ['server-live'],
+    expected: { status: 502, code: 'upstream_failed', messageIncludes: [`The site of ${UNREACHABLE_URL} could not be mapped`], check: (answer) => expect([answer.body.credits_used, answer.headers.get('x-cache')]).toEqual([0, 'BYPASS']) },
   },
   {
     name: 'getJob (live): a crawl of the docs ends completed, each page once, through their link loop',
