@@ -440,8 +440,9 @@ export interface webhooks {
          * @description Sent by the service to the `webhook_url` of a crawl job (`POST /web/crawl`), once for each
          *     change of the job: `crawl.started` when it starts running, one `crawl.page` for each page
          *     stored (with its document or its error, so there may be many), then exactly one of
-         *     `crawl.completed`, `crawl.failed` or `crawl.cancelled`. Implement this endpoint on your
-         *     server; the service calls it.
+         *     `crawl.completed`, `crawl.failed` or `crawl.cancelled` (`crawl.failed` with the cause in
+         *     `data.job.error`, also when its start page could not be fetched). Implement this endpoint
+         *     on your server; the service calls it.
          *
          *     (The specification leaves event kinds, delivery, payloads and signing open; this contract
          *     fixes them.) Each message is a `POST` of a JSON `JobEvent` to the job's `webhook_url`, with
@@ -487,7 +488,9 @@ export interface webhooks {
          *     once for each change of the job: `batch_scrape.started` when it starts running, one
          *     `batch_scrape.page` for each page stored (with its document or its error, so there may be
          *     many), then exactly one of `batch_scrape.completed`, `batch_scrape.failed` or
-         *     `batch_scrape.cancelled`. Implement this endpoint on your server; the service calls it.
+         *     `batch_scrape.cancelled` (`batch_scrape.failed` with the cause in `data.job.error`, also when
+         *     none of its pages could be stored). Implement this endpoint on your server; the service
+         *     calls it.
          *
          *     (The specification leaves event kinds, delivery, payloads and signing open; this contract
          *     fixes them.) Each message is a `POST` of a JSON `JobEvent` to the job's `webhook_url`, with
@@ -927,10 +930,20 @@ export interface components {
          *     fixes them):
          *
          *     - `queued` → `running`: a worker has started the job (`started_at` is set).
-         *     - `running` → `completed`: every page was visited (or the agent answered). Pages that could not
-         *       be fetched are listed with their `error` and do not make the job fail.
-         *     - `running` → `failed`: the job could not go on; `error` says why (for example
-         *       `insufficient_credits` when the key's balance ran out, keeping the pages already stored).
+         *     - `running` → `completed`: every page was visited and at least one was stored with its
+         *       document (or the agent answered). Pages that could not be fetched are listed with their
+         *       `error` and do not make the job fail.
+         *     - `running` → `failed`: the job could not go on, or ended with nothing to show; `error` says
+         *       why. A job made empty by upstream failures is failed, never completed: a crawl whose start
+         *       page cannot be fetched fails with that page's upstream error (for example
+         *       `upstream_not_found` for a 404, `upstream_failed` for a host that cannot be resolved or
+         *       connected to, `upstream_timeout`), and so does a batch scrape none of whose pages could be
+         *       stored (the first page's error; every page is listed with its own). Other causes:
+         *       `insufficient_credits` when the key's balance ran out (the pages already stored are kept),
+         *       `provider_policy_denied` when robots.txt disallows a crawl's start URL (from `queued`), an
+         *       agent whose start URL fails with its upstream error. A failed job keeps the credits it drew,
+         *       no more: its submission's `x-credit-cost` and one credit per page stored with its document;
+         *       pages that failed are never charged.
          *     - `queued` → `cancelled` and `running` → `cancelled`: `DELETE /web/jobs/{job_id}` was called;
          *       no further pages are fetched, pages already stored are kept.
          *
@@ -1041,7 +1054,7 @@ export interface components {
              *     ]
              */
             invalid_urls: string[];
-            /** @description Why the job failed; set exactly when `status` is `failed`, else `null`. A job whose key's balance ran out has the code `insufficient_credits` and keeps the pages it had stored. */
+            /** @description Why the job failed; set exactly when `status` is `failed`, else `null` (`JobStatus` lists the causes). A crawl whose start page cannot be fetched, or a batch scrape none of whose pages could be stored, has the upstream error of that page (of the first page of the batch) as its code, for example `upstream_not_found`, `upstream_failed` or `upstream_timeout`, and a message naming the URL and the cause. A job whose key's balance ran out has the code `insufficient_credits` and keeps the pages it had stored. */
             error: components["schemas"]["JobError"] | null;
             /** @description The agent's answer; set only on a `completed` `agent` job, else `null`. */
             answer: components["schemas"]["AgentAnswer"] | null;

@@ -142,6 +142,21 @@ export const liveCases: ContractCase[] = [
     expected: { status: 200, check: ({ body }) => expect(body.data.job).toMatchObject({ status: 'failed', pages_completed: 0, error: { code: 'provider_policy_denied' } }) },
   },
   {
+    name: 'getJob (live): a crawl whose start page is 404 ends failed with upstream_not_found, not completed with error null',
+    operation: getJob,
+    method: 'GET',
+    path: getJob.path,
+    prepare: finishedJob('/web/crawl', { url: `${CASE_SITE_ORIGIN}/missing`, limit: 5 }),
+    only: ['server-live'],
+    expected: {
+      status: 200,
+      check: ({ body }) => {
+        expect(body.data.job).toMatchObject({ status: 'failed', pages_completed: 0, pages_failed: 1, credits_used: 1, error: { code: 'upstream_not_found' } });
+        expect(body.data.job.error.message).toContain('/missing could not be fetched');
+      },
+    },
+  },
+  {
     name: 'getJob (live): a batch scrape stores the pages that answer and lists the one that does not, uncharged',
     operation: getJob,
     method: 'GET',
