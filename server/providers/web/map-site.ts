@@ -1,7 +1,8 @@
 /**
  * `web/map`: the URLs of a site from its sitemaps (robots.txt `Sitemap:` lines and /sitemap.xml,
  * sitemap indexes, gzip) and from the links of its pages, kept to the site's host (and its
- * subdomains when asked), filtered, de-duplicated and bounded.
+ * subdomains when asked), filtered, de-duplicated and bounded. A map that could read nothing of
+ * its site fails with the upstream's error rather than answering an empty list.
  */
 import { gunzipSync } from 'node:zlib';
 import { ProviderError } from '../types.ts';
@@ -69,10 +70,9 @@ class SiteReader {
       page = await fetchPage(url, this.context);
     } catch (error) {
       if (!(error instanceof ProviderError) || error.code === 'url_not_allowed') throw error;
-      const failure = error;
-      if (onSite && failure instanceof UpstreamUnreached && !this.answered && !this.firstFailure) this.unreachable = failure;
-      if (onSite) this.firstFailure ??= failure;
-      return failure;
+      if (onSite && error instanceof UpstreamUnreached && !this.answered && !this.firstFailure) this.unreachable = error;
+      if (onSite) this.firstFailure ??= error;
+      return error;
     }
     if (onSite && page.status < 500) this.answered = true;
     const failure = statusFailure(page);
