@@ -12,6 +12,7 @@ import { newRequestId } from '../lib/request-id.ts';
 import type { PrismEngine } from './prism-engine.ts';
 import { readPreferences, takeSelectionQuery } from './preferences.ts';
 import { readBody } from './read-body.ts';
+import { shapeSuccess } from './shape-answer.ts';
 import { invalidParametersMessage, requestProblems } from './validation-message.ts';
 
 const BASE_PATH = '/v1';
@@ -123,7 +124,9 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
   if (problems.length > 0) throw new ErrorAnswer('invalid_parameters', invalidParametersMessage(problems), context);
   if (!isEnvelope(result.body)) throw new ErrorAnswer('internal_error', 'The mock produced an answer outside the envelope.', context);
 
-  const envelope = structuredClone(result.body);
+  const shaped = result.body.success ? await shapeSuccess({ operation, path: url.pathname.slice(BASE_PATH.length), query, body, preferences: selection.preferences, balance: MOCK_BALANCE }, result.body) : undefined;
+  if (shaped && !shaped.ok) throw new ErrorAnswer(shaped.code, shaped.message, context);
+  const envelope = shaped?.ok ? shaped.envelope : structuredClone(result.body);
   const passedHeaders = Object.fromEntries(
     Object.entries(result.headers).filter(([name]) => !/^(idempotent-replayed|content-type|x-request-id|x-credits-used|x-credits-remaining|x-cache)$/i.test(name)),
   );
