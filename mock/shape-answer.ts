@@ -13,6 +13,7 @@
  */
 import type { ErrorCode } from '../generated/errors.ts';
 import type { OperationRow } from '../generated/operations.ts';
+import { contractDocument } from '../lib/contract-document.ts';
 import type { EnvelopeBody } from '../lib/envelope.ts';
 import { newRequestId } from '../lib/request-id.ts';
 import { sandboxProvider } from '../server/providers/sandbox/index.ts';
@@ -48,10 +49,33 @@ function pathParameters(template: string, path: string): Record<string, string> 
   return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(values[index] ?? '')]));
 }
 
+type Node = Record<string, any>;
+
+function resolved(node: Node): Node {
+  let current = node;
+  while (typeof current.$ref === 'string') current = current.$ref.slice(2).split('/').reduce((parent: Node, key: string) => parent[key], contractDocument);
+  return current;
+}
+
+/** Each operation's query parameters that have a default, and the default as text. */
+const QUERY_DEFAULTS = new Map<string, [string, string][]>(
+  Object.values(contractDocument.paths as Node).flatMap((item: Node) => Object.values(item)).filter((operation: Node) => operation.operationId).map((operation: Node) => [
+    operation.operationId,
+    (operation.parameters ?? []).map(resolved)
+      .filter((parameter: Node) => parameter.in === 'query' && resolved(parameter.schema).default !== undefined)
+      .map((parameter: Node) => [parameter.name, String(resolved(parameter.schema).default)]),
+  ]),
+);
+
+/** The query as the server's validator hands it on: every parameter left out that has a default, set to it. */
+function withDefaults(operationId: string, query: URLSearchParams): Record<string, string> {
+  return { ...Object.fromEntries(QUERY_DEFAULTS.get(operationId) ?? []), ...Object.fromEntries(query) };
+}
+
 /** The sandbox provider's `data` for the request, or the error it answers (a magic input, a rule across parameters). */
-async function sandboxData(operationId: DataOperationId, query: URLSearchParams): Promise<Record<string, unknown> | ProviderError> {
+async function sandboxData(operationId: DataOperationId, query: Record<string, string>): Promise<Record<string, unknown> | ProviderError> {
   try {
-    return await sandboxProvider.fetch({ operationId, query: Object.fromEntries(query), signal: new AbortController().signal });
+    return await sandboxProvider.fetch({ operationId, query, signal: new AbortController().signal });
   } catch (error) {
     if (error instanceof ProviderError) return error;
     throw error;
@@ -66,7 +90,7 @@ export async function shapeSuccess(request: ShapeRequest, envelope: EnvelopeBody
   shaped.credits_remaining = request.balance;
 
   if (!preferences.dynamic && SANDBOX_OPERATIONS.includes(operation.operationId)) {
-    const data = await sandboxData(operation.operationId as DataOperationId, request.query);
+    const data = await sandboxData(operation.operationId as DataOperationId, withDefaults(operation.operationId, request.query));
     if (data instanceof ProviderError) return { ok: false, code: data.code, message: data.message };
     return { ok: true, envelope: { ...shaped, cached: false, data } };
   }
