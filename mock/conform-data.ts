@@ -130,7 +130,7 @@ function conformDocument(document: Data, request: SuccessRequest): void {
   const formats = list(request.query.get('formats'), 'markdown,metadata');
   document.url = url;
   for (const format of ALL_FORMATS) if (!formats.includes(format)) delete document[format];
-  if (document.metadata) document.metadata.source_url = url;
+  if (document.metadata) Object.assign(document.metadata, { source_url: url, url });
 }
 
 function conformSearch(data: Data, request: SuccessRequest): void {
@@ -167,7 +167,7 @@ const CONFORM: Record<OperationId, (data: Data, request: SuccessRequest) => Data
   mapWebsite: conformMap,
   extractWebData: (data, request) => {
     data.url = request.query.get('url');
-    if (data.metadata) data.metadata.source_url = data.url;
+    if (data.metadata) Object.assign(data.metadata, { source_url: data.url, url: data.url });
   },
   listCollectionVideos: (data, request) => {
     data.collection.id = request.query.get('collection_id');
