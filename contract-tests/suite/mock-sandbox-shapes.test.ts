@@ -131,3 +131,21 @@ describe.runIf(mock)('the mock identifies every answer', () => {
     expect(new Set(ids.map(([bodyId]) => bodyId)).size).toBe(3);
   });
 });
+
+describe.runIf(mock && server)('the mock fails as the sandbox server does', () => {
+  const magicInputs = [
+    { path: '/web/scrape', query: 'url=https://fail-404.sandbox.test/page' },
+    { path: '/web/map', query: 'url=https://fail-504.sandbox.test/' },
+    { path: '/finance/history', query: 'symbol=FAIL502' },
+    { path: '/web/extract', query: 'url=https://example.com/pricing' },
+  ];
+  it.for(magicInputs)('$path?$query answers the same status and error code, uncharged', async ({ path, query }) => {
+    const answers = await Promise.all([mock!, server!].map(async (target) => {
+      const answer = await fetch(`${target.baseUrl}${path}?${query}`, { headers: { 'x-api-key': target.apiKey } });
+      const body = await answer.json();
+      return [answer.status, body.error?.code, body.credits_used];
+    }));
+    expect(answers[0]![0]).toBeGreaterThanOrEqual(400);
+    expect(answers[0]).toEqual(answers[1]);
+  });
+});
