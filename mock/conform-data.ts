@@ -153,11 +153,28 @@ function conformMap(data: Data, request: SuccessRequest): void {
   if (request.query.get('sitemap') === 'only') for (const link of data.links) Object.assign(link, { title: null, description: null });
 }
 
+const WEEK_MS = 7 * 86_400_000;
+
+/** The event moved by whole weeks until it is upcoming (it ends after `now`) or past, as `time` asks. */
+function inTime(event: Data, time: string, now: number): void {
+  const ends = (): number => Date.parse(event.end_time ?? event.start_time);
+  const shift = (weeks: number): void => {
+    for (const field of ['start_time', 'end_time']) if (event[field]) event[field] = iso(Date.parse(event[field]) + weeks * WEEK_MS);
+  };
+  if (time === 'upcoming' && ends() <= now) shift(Math.floor((now - ends()) / WEEK_MS) + 1);
+  if (time === 'past' && ends() > now) shift(-(Math.floor((ends() - now) / WEEK_MS) + 1));
+}
+
 function conformSocialEvents(data: Data, request: SuccessRequest): void {
   const include = list(request.query.get('include'), '');
+  const time = request.query.get('time') ?? 'upcoming';
   data.source_url = request.query.get('url');
   cut(data, 'events', limitOf(request, 20));
-  for (const event of data.events) for (const field of ['description', 'location', 'counts']) if (!include.includes(field)) event[field] = null;
+  for (const event of data.events) {
+    inTime(event, time, request.now);
+    for (const field of ['description', 'location', 'counts']) if (!include.includes(field)) event[field] = null;
+  }
+  data.events.sort((a: Data, b: Data) => (time === 'upcoming' ? a.start_time.localeCompare(b.start_time) : b.start_time.localeCompare(a.start_time)));
 }
 
 /** Per operation: how `data` is made to agree with the request. */

@@ -106,6 +106,17 @@ describe('dynamic answers', () => {
     expect(data.url).toBe('https://shop.example.org/cart');
   });
 
+  it('dynamic upcoming events have not ended, past ones have, each list in its order (upcoming events were in the past)', async () => {
+    for (const time of ['upcoming', 'past']) {
+      const answer = await fetch(`${origin}/v1/socialnet/events?url=https://social.example/groups/berlin-hikers&time=${time}`, { headers: { 'x-api-key': 'k', Prefer: 'dynamic=true, seed=3' } });
+      const { data } = await answer.json();
+      const ends = data.events.map((event: { start_time: string; end_time: string | null }) => Date.parse(event.end_time ?? event.start_time));
+      for (const end of ends) expect(time === 'upcoming' ? end > Date.now() : end <= Date.now(), `${time}: ${JSON.stringify(data.events)}`).toBe(true);
+      const starts = data.events.map((event: { start_time: string }) => event.start_time);
+      expect(starts).toEqual([...starts].sort((a, b) => (time === 'upcoming' ? a.localeCompare(b) : b.localeCompare(a))));
+    }
+  });
+
   it('a dynamic job agrees with its status: a queued job has not started, only a failed one has an error', async () => {
     for (const seed of SEEDS) {
       const { data } = await (await fetch(`${origin}/v1/web/jobs?limit=5`, { headers: { 'x-api-key': 'k', Prefer: `dynamic=true, seed=${seed}` } })).json();

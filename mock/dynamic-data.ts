@@ -92,12 +92,12 @@ export function makeBelievable(data: unknown, now: number): void {
   if (!isRecord(data)) return;
   for (const [key, value] of Object.entries(data)) {
     if (isIndexedObject(value)) data[key] = Object.values(value);
-    else if (typeof value === 'string' && DATE_TIME.test(value)) data[key] = seconds(Math.min(Date.parse(value), now));
+    else if (typeof value === 'string' && DATE_TIME.test(value)) data[key] = seconds(Date.parse(value));
   }
   if (typeof data.id === 'string' && data.id.startsWith('job_') && 'kind' in data) consistentJob(data);
   if ('document' in data && 'error' in data && data.document !== null) data.error = null;
   const present = LIFECYCLE.filter((field) => typeof data[field] === 'string');
-  const sorted = present.map((field) => Date.parse(data[field])).sort((a, b) => a - b);
+  const sorted = present.map((field) => Math.min(Date.parse(data[field]), now)).sort((a, b) => a - b);
   present.forEach((field, index) => (data[field] = seconds(sorted[index]!)));
   for (const value of Object.values(data)) makeBelievable(value, now);
 }
