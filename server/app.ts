@@ -1,5 +1,5 @@
 /**
- * createApp: the whole service as an Express app, wired top to bottom: request id, route, key,
+ * createApp: the whole service as an Express app, wired top to bottom: CORS, request id, route, key,
  * rate limit, body, contract validation, idempotency, the operation (credits, cache, handler),
  * and the one error handler that renders the error envelope.
  */
@@ -9,6 +9,7 @@ import { operations } from '../generated/operations.ts';
 import type { Clock } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { authenticate } from './gateway/authenticate.ts';
+import { cors } from './gateway/cors.ts';
 import { errorHandler } from './gateway/error-handler.ts';
 import { idempotency } from './gateway/idempotency.ts';
 import { bodyErrors, parseJsonBody } from './gateway/parse-body.ts';
@@ -22,7 +23,7 @@ import type { ProviderRegistry } from './providers/registry.ts';
 import type { Stores } from './store/index.ts';
 
 export interface AppDependencies {
-  config: Pick<ServerConfig, 'rateLimit' | 'checkResponseHeaders' | 'allowPrivateNetwork'>;
+  config: Pick<ServerConfig, 'rateLimit' | 'checkResponseHeaders' | 'allowPrivateNetwork' | 'corsOrigins'>;
   stores: Stores;
   providers: ProviderRegistry;
   clock: Clock;
@@ -41,8 +42,9 @@ export function createApp({ config, stores, providers, clock, logger }: AppDepen
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  app.use(cors(config.corsOrigins));
   app.use(startCall(logger));
-  app.use(routeOperation());
+  app.use(routeOperation(stores.keys, clock));
   app.use(authenticate(stores.keys, clock));
   app.use(rateLimit(new RateLimiter(clock), config.rateLimit));
   app.use(parseJsonBody(), bodyErrors());
