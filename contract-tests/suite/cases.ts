@@ -9,6 +9,7 @@
 import { expect } from 'vitest';
 import type { ErrorCode } from '../../generated/errors.ts';
 import { contractOperations, resolve, type ContractOperation } from '../contract.ts';
+import { edgeCases } from './edge-cases.ts';
 import { liveCases } from './live-cases.ts';
 import type { KeyRole, TargetName } from './targets.ts';
 import { validRequests, type CallResult, type OperationId, type ValidRequest } from './valid-requests.ts';
@@ -344,4 +345,5 @@ export const contractCases: ContractCase[] = [
   ...routingCases,
   ...operations.flatMap(selectionCasesOf),
   ...liveCases,
+  ...edgeCases,
 ];
