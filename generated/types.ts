@@ -665,7 +665,7 @@ export interface components {
          *     | `unsupported_media_type` | 422 | invalid_request_error | the body is not `application/json` |
          *     | `body_too_large` | 422 | invalid_request_error | the body is over 1 MiB |
          *     | `request_too_large` | 422 | invalid_request_error | the request line and headers together are larger than any request within the contract's limits can be (each parameter at its `maxLength`, every character percent-encoded at its largest), plus 16 KiB of ordinary headers; the message gives the limit in bytes |
-         *     | `malformed_request` | 422 | invalid_request_error | the request is not well-formed HTTP/1.1 (request line, header or chunked framing), or its head did not arrive in time; the message names the fault |
+         *     | `malformed_request` | 422 | invalid_request_error | the request is not well-formed HTTP/1.1 (request line, header or chunked framing), or did not arrive in full in time; the message names the fault |
          *     | `url_not_allowed` | 422 | invalid_request_error | a given URL targets a non-public address (loopback, private, link-local, metadata) |
          *     | `rate_limited` | 429 | rate_limit_error | the key made more requests than its policy allows |
          *     | `internal_error` | 500 | api_error | the service failed while processing the request |
