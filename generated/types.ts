@@ -49,7 +49,11 @@ export interface paths {
         };
         /**
          * Map a website's links
-         * @description Lists the URLs of a website quickly, from its sitemaps and from the links on its pages, without returning the pages' content. Costs **1 credit**. The site is the host of `url` (and its subdomains with `include_subdomains=true`), whatever the path of `url`; links to other hosts are left out. Results are cached for 15 minutes, keyed by the full query (every parameter): a repeated call within the window is served from the cache (`X-Cache: HIT`, `cached: true`) and is charged like any other call; otherwise the site is mapped and stored (`X-Cache: MISS`). `fresh=true` or `Cache-Control: no-cache` bypasses the cache (`X-Cache: BYPASS`) and the fresh result replaces the stored one. A start URL that answers 404 answers 404 `upstream_not_found`, other 4xx 400 `upstream_rejected`, 5xx 502 `upstream_failed`. `goal` needs a ranking provider: on a deployment without one it answers 503 `capability_unavailable`, with no credits used.
+         * @description Lists the URLs of a website quickly, from its sitemaps and from the links on its pages, without returning the pages' content. Costs **1 credit**. The site is the host of `url` (and its subdomains with `include_subdomains=true`), whatever the path of `url`; links to other hosts are left out. Results are cached for 15 minutes, keyed by the full query (every parameter): a repeated call within the window is served from the cache (`X-Cache: HIT`, `cached: true`) and is charged like any other call; otherwise the site is mapped and stored (`X-Cache: MISS`). `fresh=true` or `Cache-Control: no-cache` bypasses the cache (`X-Cache: BYPASS`) and the fresh result replaces the stored one.
+         *
+         *     An answer made empty by an upstream failure is an error, never a charged success: when nothing of the site can be read (neither its start page nor a sitemap), the call answers the error a `GET /web/scrape` of `url` would answer, with no credits used and nothing cached. A host that cannot be resolved or connected to answers 502 `upstream_failed`, one that does not answer within 30 s 504 `upstream_timeout` (after that one request: an unreachable site is not asked again for its sitemaps); a start URL that answers 404 (with no sitemap) answers 404 `upstream_not_found`, other 4xx 400 `upstream_rejected`, 5xx 502 `upstream_failed`. With `sitemap=only` no page is read: the call fails when the site answered none of its sitemap requests (unreachable, or 5xx on each). A site that answers but has nothing to list (a page without links, or `sitemap=only` on a site without a sitemap) is a 200 with what was found, possibly an empty `links`, charged like any other map. A start URL that fails on a site whose sitemap could be read is a 200 with the sitemap's links.
+         *
+         *     `goal` needs a ranking provider: on a deployment without one it answers 503 `capability_unavailable`, with no credits used.
          */
         get: operations["mapWebsite"];
         put?: never;
@@ -436,8 +440,9 @@ export interface webhooks {
          * @description Sent by the service to the `webhook_url` of a crawl job (`POST /web/crawl`), once for each
          *     change of the job: `crawl.started` when it starts running, one `crawl.page` for each page
          *     stored (with its document or its error, so there may be many), then exactly one of
-         *     `crawl.completed`, `crawl.failed` or `crawl.cancelled`. Implement this endpoint on your
-         *     server; the service calls it.
+         *     `crawl.completed`, `crawl.failed` or `crawl.cancelled` (`crawl.failed` with the cause in
+         *     `data.job.error`, also when its start page could not be fetched). Implement this endpoint
+         *     on your server; the service calls it.
          *
          *     (The specification leaves event kinds, delivery, payloads and signing open; this contract
          *     fixes them.) Each message is a `POST` of a JSON `JobEvent` to the job's `webhook_url`, with
@@ -483,7 +488,9 @@ export interface webhooks {
          *     once for each change of the job: `batch_scrape.started` when it starts running, one
          *     `batch_scrape.page` for each page stored (with its document or its error, so there may be
          *     many), then exactly one of `batch_scrape.completed`, `batch_scrape.failed` or
-         *     `batch_scrape.cancelled`. Implement this endpoint on your server; the service calls it.
+         *     `batch_scrape.cancelled` (`batch_scrape.failed` with the cause in `data.job.error`, also when
+         *     none of its pages could be stored). Implement this endpoint on your server; the service
+         *     calls it.
          *
          *     (The specification leaves event kinds, delivery, payloads and signing open; this contract
          *     fixes them.) Each message is a `POST` of a JSON `JobEvent` to the job's `webhook_url`, with
@@ -642,7 +649,9 @@ export interface components {
         };
         /**
          * @description The precise cause of an error, one code per cause. Stable: new codes may be added, none is
-         *     renamed. The table is machine-readable in `x-error-catalog` (code → status and type).
+         *     renamed. The table is machine-readable in `x-error-catalog` (code → status and type); each code
+         *     has its heading, with what to do about it, in the Errors section of the reference, where the
+         *     error's `doc_url` points.
          *
          *     | code | status | type | cause |
          *     |---|---|---|---|
@@ -707,7 +716,7 @@ export interface components {
             status: 400 | 401 | 402 | 403 | 404 | 405 | 409 | 422 | 429 | 500 | 502 | 503 | 504;
             /**
              * Format: uri
-             * @description Documentation of this `code`: the service's rendered reference, served at `/docs` beside `/v1`, at the anchor of the code (`/docs/errors#<code>`).
+             * @description Documentation of this `code`: the heading of the code in the Errors section of this reference, as the service serves it at `/docs` beside `/v1`, so `<base>/docs#section/<code>`, where `<base>` is the scheme, host and port the caller used (the mock: its own), or the public address the operator configured for a deployment behind a proxy (`PUBLIC_BASE_URL`).
              */
             doc_url: string;
         };
@@ -808,7 +817,7 @@ export interface components {
             /** @description The page's meta description when the page was visited and has one, else `null`. */
             description: string | null;
         };
-        /** @description The links found on one website, without duplicates. With `search` or `goal` they are ordered by relevance (to `goal` when given, else to `search`); otherwise sitemap links come first, in sitemap order, then links found on pages, in the order they were found. An empty `links` means nothing was found (for example `sitemap=only` on a site without a sitemap). */
+        /** @description The links found on one website, without duplicates. With `search` or `goal` they are ordered by relevance (to `goal` when given, else to `search`); otherwise sitemap links come first, in sitemap order, then links found on pages, in the order they were found. An empty `links` means the site answered and nothing was found (for example `sitemap=only` on a site without a sitemap); a site that could not be read at all is an error, never an empty map. */
         WebsiteMap: {
             /**
              * Format: uri
@@ -925,10 +934,20 @@ export interface components {
          *     fixes them):
          *
          *     - `queued` → `running`: a worker has started the job (`started_at` is set).
-         *     - `running` → `completed`: every page was visited (or the agent answered). Pages that could not
-         *       be fetched are listed with their `error` and do not make the job fail.
-         *     - `running` → `failed`: the job could not go on; `error` says why (for example
-         *       `insufficient_credits` when the key's balance ran out, keeping the pages already stored).
+         *     - `running` → `completed`: every page was visited and at least one was stored with its
+         *       document (or the agent answered). Pages that could not be fetched are listed with their
+         *       `error` and do not make the job fail.
+         *     - `running` → `failed`: the job could not go on, or ended with nothing to show; `error` says
+         *       why. A job made empty by upstream failures is failed, never completed: a crawl whose start
+         *       page cannot be fetched fails with that page's upstream error (for example
+         *       `upstream_not_found` for a 404, `upstream_failed` for a host that cannot be resolved or
+         *       connected to, `upstream_timeout`), and so does a batch scrape none of whose pages could be
+         *       stored (the first page's error; every page is listed with its own). Other causes:
+         *       `insufficient_credits` when the key's balance ran out (the pages already stored are kept),
+         *       `provider_policy_denied` when robots.txt disallows a crawl's start URL (from `queued`), an
+         *       agent whose start URL fails with its upstream error. A failed job keeps the credits it drew,
+         *       no more: its submission's `x-credit-cost` and one credit per page stored with its document;
+         *       pages that failed are never charged.
          *     - `queued` → `cancelled` and `running` → `cancelled`: `DELETE /web/jobs/{job_id}` was called;
          *       no further pages are fetched, pages already stored are kept.
          *
@@ -1039,7 +1058,7 @@ export interface components {
              *     ]
              */
             invalid_urls: string[];
-            /** @description Why the job failed; set exactly when `status` is `failed`, else `null`. A job whose key's balance ran out has the code `insufficient_credits` and keeps the pages it had stored. */
+            /** @description Why the job failed; set exactly when `status` is `failed`, else `null` (`JobStatus` lists the causes). A crawl whose start page cannot be fetched, or a batch scrape none of whose pages could be stored, has the upstream error of that page (of the first page of the batch) as its code, for example `upstream_not_found`, `upstream_failed` or `upstream_timeout`, and a message naming the URL and the cause. A job whose key's balance ran out has the code `insufficient_credits` and keeps the pages it had stored. */
             error: components["schemas"]["JobError"] | null;
             /** @description The agent's answer; set only on a `completed` `agent` job, else `null`. */
             answer: components["schemas"]["AgentAnswer"] | null;

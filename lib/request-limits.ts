@@ -4,7 +4,7 @@
  * (16 KiB) refused valid requests: `web/extract` alone allows a `schema` of 16,384 characters and a
  * `prompt` of 10,000, which percent-encode to several hundred kilobytes.
  */
-import { contractDocument, resolveReference } from './contract-document.ts';
+import { contractDocument, resolveRef } from './contract-document.ts';
 
 /** A 4-byte UTF-8 character with every byte percent-encoded: `😀` is `%F0%9F%98%80`. */
 export const WORST_CASE_ENCODED_CHARACTER = 12;
@@ -61,8 +61,8 @@ function operationsOf(document: Document): Operation[] {
       if (typeof operation !== 'object' || operation === null || !('operationId' in operation)) continue;
       const own = (operation as { parameters?: unknown[] }).parameters ?? [];
       const parameters = [...shared, ...own].map((reference) => {
-        const parameter = resolveReference<ParameterObject>(reference, document);
-        return { name: parameter.name, in: parameter.in, longest: longestValue(resolveReference<SchemaObject>(parameter.schema ?? {}, document)) };
+        const parameter = resolveRef<ParameterObject>(reference, document);
+        return { name: parameter.name, in: parameter.in, longest: longestValue(resolveRef<SchemaObject>(parameter.schema ?? {}, document)) };
       });
       operations.push({ method: method.toUpperCase(), path, parameters });
     }

@@ -6,10 +6,12 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { operations } from '../generated/operations.ts';
+import { DOCS_PATH } from '../lib/docs-link.ts';
 import type { Clock } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { authenticate } from './gateway/authenticate.ts';
 import { cors } from './gateway/cors.ts';
+import { docsRoute } from './docs-route.ts';
 import { errorHandler } from './gateway/error-handler.ts';
 import { idempotency } from './gateway/idempotency.ts';
 import { bodyErrors, parseJsonBody } from './gateway/parse-body.ts';
@@ -23,7 +25,7 @@ import type { ProviderRegistry } from './providers/registry.ts';
 import type { Stores } from './store/index.ts';
 
 export interface AppDependencies {
-  config: Pick<ServerConfig, 'rateLimit' | 'checkResponseHeaders' | 'allowPrivateNetwork' | 'corsOrigins'>;
+  config: Pick<ServerConfig, 'rateLimit' | 'checkResponseHeaders' | 'allowPrivateNetwork' | 'publicBaseUrl' | 'corsOrigins'>;
   stores: Stores;
   providers: ProviderRegistry;
   clock: Clock;
@@ -43,6 +45,7 @@ export function createApp({ config, stores, providers, clock, logger }: AppDepen
   app.set('etag', false);
 
   app.use(cors(config.corsOrigins));
+  app.get(DOCS_PATH, docsRoute(logger));
   app.use(startCall(logger));
   app.use(routeOperation(stores.keys, clock));
   app.use(authenticate(stores.keys, clock));
@@ -59,6 +62,6 @@ export function createApp({ config, stores, providers, clock, logger }: AppDepen
   }
 
   app.use(validatorErrors(logger));
-  app.use(errorHandler(stores, clock, sendOptions));
+  app.use(errorHandler(stores, clock, sendOptions, config.publicBaseUrl));
   return app;
 }

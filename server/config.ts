@@ -31,6 +31,8 @@ export interface ServerConfig {
   jobTickMs: number;
   /** Origins allowed to call from a browser (`CORS_ORIGINS`), or null for no CORS. */
   corsOrigins: CorsOrigins | null;
+  /** Where callers reach the service behind a proxy (error links point there), or null: the address each caller used. */
+  publicBaseUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -59,6 +61,17 @@ function booleanFlag(env: NodeJS.ProcessEnv, name: string): boolean {
   if (text === undefined || text === '' || text === 'false') return false;
   if (text === 'true') return true;
   throw new ConfigError(`${name} must be true or false, got "${text}"`);
+}
+
+/** An http(s) URL under which `/v1` and `/docs` are served, without a trailing slash. */
+function publicBaseUrl(env: NodeJS.ProcessEnv): string | null {
+  const text = env.PUBLIC_BASE_URL;
+  if (!text) return null;
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || /[?#]/.test(text) || /\/v1\/?$/.test(url.pathname)) {
+    throw new ConfigError(`PUBLIC_BASE_URL must be the http or https URL under which /v1 and /docs are served, such as https://api.example.com, got "${text}"`);
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 /** `120/60`: requests per window of seconds. */
@@ -111,5 +124,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL || 'info',
     jobTickMs: integer(env, 'JOB_TICK_MS', 100, 10, 60_000),
     corsOrigins: corsOrigins(env),
+    publicBaseUrl: publicBaseUrl(env),
   };
 }

@@ -4,15 +4,16 @@ import type { Clock } from '../clock.ts';
 import type { ApiKey, ApiKeyStore } from '../store/api-keys.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
+import { apiKeyExpired, apiKeyInvalid, apiKeyMissing, apiKeyRevoked, scopeDenied } from '../../lib/error-messages.ts';
 
 /** The call's key when it is valid (issued here, not revoked, not expired), or the error that says why not. */
 export function keyOf(req: Request, keys: ApiKeyStore, clock: Clock): ApiKey | ServiceError {
   const secret = req.get('x-api-key');
-  if (!secret) return new ServiceError('api_key_missing', 'Missing API key: send it in the x-api-key header.');
+  if (!secret) return new ServiceError('api_key_missing', apiKeyMissing());
   const key = keys.findBySecret(secret);
-  if (!key) return new ServiceError('api_key_invalid', 'Invalid API key: this key was not issued by this service.');
-  if (key.revokedAt) return new ServiceError('api_key_revoked', `API key was revoked at ${key.revokedAt}.`);
-  if (key.expiresAt && Date.parse(key.expiresAt) <= clock.now()) return new ServiceError('api_key_expired', `API key expired at ${key.expiresAt}.`);
+  if (!key) return new ServiceError('api_key_invalid', apiKeyInvalid());
+  if (key.revokedAt) return new ServiceError('api_key_revoked', apiKeyRevoked(key.revokedAt));
+  if (key.expiresAt && Date.parse(key.expiresAt) <= clock.now()) return new ServiceError('api_key_expired', apiKeyExpired(key.expiresAt));
   return key;
 }
 
@@ -26,7 +27,7 @@ export function authenticate(keys: ApiKeyStore, clock: Clock): RequestHandler {
     const operation = call.operation!;
     const missing = operation.scopes.filter((scope) => !key.scopes.includes(scope as never));
     if (missing.length > 0) {
-      throw new ServiceError('scope_denied', `This key has the scopes ${key.scopes.join(', ') || '(none)'}; ${operation.path.slice(1)} needs the scope ${missing.join(', ')}.`);
+      throw new ServiceError('scope_denied', scopeDenied(operation, key.scopes, missing));
     }
     next();
   };

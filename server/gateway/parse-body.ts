@@ -6,6 +6,7 @@ import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import { missingBodyMessage } from '../../lib/request-body.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
+import { bodyTooLarge, invalidJsonBody } from '../../lib/error-messages.ts';
 
 /** A call that sends no body at all: no `Content-Length` (or `0`) and not chunked. */
 const requireBody: RequestHandler = (req, res, next) => {
@@ -34,8 +35,8 @@ export function parseJsonBody(): RequestHandler[] {
 export function bodyErrors(): ErrorRequestHandler {
   return (error: { type?: string; message?: string }, _req, _res, next) => {
     if (error instanceof ServiceError) return next(error);
-    if (error.type === 'entity.too.large') return next(new ServiceError('body_too_large', 'The request body is over 1 MiB.'));
-    if (error.type === 'entity.parse.failed') return next(new ServiceError('invalid_json_body', `The request body is not well-formed JSON: ${error.message}.`));
+    if (error.type === 'entity.too.large') return next(new ServiceError('body_too_large', bodyTooLarge()));
+    if (error.type === 'entity.parse.failed') return next(new ServiceError('invalid_json_body', invalidJsonBody(error.message ?? 'it cannot be parsed')));
     if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
       return next(new ServiceError('unsupported_media_type', `The request body's encoding is not supported: ${error.message}.`));
     }

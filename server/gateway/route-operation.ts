@@ -10,6 +10,7 @@ import type { ApiKeyStore } from '../store/api-keys.ts';
 import { keyOf } from './authenticate.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
+import { endpointNotFound, methodNotAllowed } from '../../lib/error-messages.ts';
 
 export const BASE_PATH = '/v1';
 
@@ -26,12 +27,12 @@ export function routeOperation(keys: ApiKeyStore, clock: Clock): RequestHandler 
   return (req, res, next) => {
     const path = req.path;
     if (path !== BASE_PATH && !path.startsWith(`${BASE_PATH}/`)) {
-      throw withBalance(req, res, new ServiceError('endpoint_not_found', `No operation at ${req.method} ${path}: every path starts with /v1.`));
+      throw withBalance(req, res, new ServiceError('endpoint_not_found', endpointNotFound(req.method, path)));
     }
     const route = matchRoute(req.method, path.slice(BASE_PATH.length));
-    if (route.kind === 'unknown-path') throw withBalance(req, res, new ServiceError('endpoint_not_found', `No operation at ${req.method} ${path}.`));
+    if (route.kind === 'unknown-path') throw withBalance(req, res, new ServiceError('endpoint_not_found', endpointNotFound(req.method, path)));
     if (route.kind === 'wrong-method') {
-      throw withBalance(req, res, new ServiceError('method_not_allowed', `${path} does not accept ${req.method}; it accepts ${route.allow.join(', ')}.`, { Allow: route.allow.join(', ') }));
+      throw withBalance(req, res, new ServiceError('method_not_allowed', methodNotAllowed(path, req.method, route.allow), { Allow: route.allow.join(', ') }));
     }
     callOf(res).operation = route.operation;
     next();
