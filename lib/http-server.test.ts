@@ -43,10 +43,12 @@ function sendRaw(baseUrl: string, head: string, rest: Buffer = Buffer.alloc(0)):
   });
 }
 
-function expectUnreadRequestEnvelope(answer: RawAnswer, code: string): void {
+/** `baseUrl` is the target's `…/v1`: the link goes to `/docs` at the address the connection reached. */
+function expectUnreadRequestEnvelope(answer: RawAnswer, code: string, baseUrl: string): void {
   expect(answer.socketError).toBeNull();
   expect(answer.status).toBe(422);
-  expect(answer.body).toMatchObject({ success: false, platform: 'unknown', credits_used: 0, credits_remaining: null, cached: false, error: { code, status: 422, type: 'invalid_request_error' } });
+  const doc_url = `${new URL(baseUrl).origin}/docs#section/${code}`;
+  expect(answer.body).toMatchObject({ success: false, platform: 'unknown', credits_used: 0, credits_remaining: null, cached: false, error: { code, status: 422, type: 'invalid_request_error', doc_url } });
   expect(answer.headers).toMatchObject({
     'x-request-id': answer.body.request_id,
     'x-credits-used': '0',
@@ -68,7 +70,7 @@ describe('requests the HTTP parser refuses', () => {
   it.each(names)('the %s answers headers over the limit with 422 request_too_large in the envelope, not a bare 431', async (name) => {
     const { baseUrl, key } = target(name);
     const answer = await sendRaw(baseUrl, `GET /v1/web/jobs HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${key}\r\nX-Padding: ${'p'.repeat(MAX_REQUEST_HEAD_BYTES)}\r\n\r\n`);
-    expectUnreadRequestEnvelope(answer, 'request_too_large');
+    expectUnreadRequestEnvelope(answer, 'request_too_large', baseUrl);
     expect(answer.body.error.message).toBe(`The request line and headers are over ${MAX_REQUEST_HEAD_BYTES} bytes, more than any request within the contract's limits needs (every parameter at its maxLength, every character percent-encoded at its largest): shorten the query or the headers.`);
   });
 
@@ -76,13 +78,13 @@ describe('requests the HTTP parser refuses', () => {
     const { baseUrl } = target(name);
     const query = Buffer.from(`&prompt=${'a'.repeat(MAX_REQUEST_HEAD_BYTES * 6)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
     const answer = await sendRaw(baseUrl, 'GET /v1/web/extract?url=https://example.com', query);
-    expectUnreadRequestEnvelope(answer, 'request_too_large');
+    expectUnreadRequestEnvelope(answer, 'request_too_large', baseUrl);
   });
 
   it.each(names)('the %s answers a malformed header with 422 malformed_request in the envelope, not a bare 400', async (name) => {
     const { baseUrl, key } = target(name);
     const answer = await sendRaw(baseUrl, `GET /v1/web/jobs HTTP/1.1\r\nHost: localhost\r\nx-api-key: ${key}\r\nNot a header\r\n\r\n`);
-    expectUnreadRequestEnvelope(answer, 'malformed_request');
+    expectUnreadRequestEnvelope(answer, 'malformed_request', baseUrl);
     expect(answer.body.endpoint).toBe('/web/jobs');
     expect(answer.body.error.message).toMatch(/^The request is not well-formed HTTP\/1\.1: .+ \(HPE_[A-Z_]+\)\.$/);
   });
@@ -90,7 +92,7 @@ describe('requests the HTTP parser refuses', () => {
   it.each(names)('the %s answers a malformed request line with 422 malformed_request', async (name) => {
     const { baseUrl } = target(name);
     const answer = await sendRaw(baseUrl, 'GET /v1/web/jobs HTTP/9.9\r\nHost: localhost\r\n\r\n');
-    expectUnreadRequestEnvelope(answer, 'malformed_request');
+    expectUnreadRequestEnvelope(answer, 'malformed_request', baseUrl);
   });
 });
 
