@@ -596,25 +596,42 @@ export interface components {
         };
         /** @description Facts about a fetched page. Fields the page does not provide are `null`. */
         PageMetadata: {
-            /** @description The page's `<title>`, or its `og:title` when it has none. */
+            /**
+             * @description The page's `<title>`, or its `og:title` when it has none.
+             * @example We launched the new planner | Example
+             */
             title: string | null;
-            /** @description The page's meta description or `og:description`. */
+            /**
+             * @description The page's meta description or `og:description`.
+             * @example After a year of beta testing, the planner is available to every team.
+             */
             description: string | null;
-            /** @description The page's language (BCP 47), from `<html lang>` or `Content-Language`. */
+            /**
+             * @description The page's language (BCP 47), from `<html lang>` or `Content-Language`.
+             * @example en
+             */
             language: string | null;
             /**
              * Format: uri
              * @description The URL that was asked for.
+             * @example https://example.com/blog/launch
              */
             source_url: string;
             /**
              * Format: uri
              * @description The final URL after redirects.
+             * @example https://example.com/blog/launch
              */
             url: string;
-            /** @description The HTTP status of the final response. */
+            /**
+             * @description The HTTP status of the final response.
+             * @example 200
+             */
             status_code: number;
-            /** @description The media type of the final response, without parameters. */
+            /**
+             * @description The media type of the final response, without parameters.
+             * @example text/html
+             */
             content_type: string | null;
         };
         /** @description One fetched page in the formats asked for (`formats`): each format's field is present exactly when that format was asked for. */
@@ -622,20 +639,39 @@ export interface components {
             /**
              * Format: uri
              * @description The final URL of the page after redirects.
+             * @example https://example.com/blog/launch
              */
             url: string;
-            /** @description The content as Markdown (headings, lists, tables, links, code blocks kept). */
+            /**
+             * @description The content as Markdown (headings, lists, tables, links, code blocks kept).
+             * @example # We launched the new planner
+             *
+             *     After a year of beta testing, the planner is available to every team.
+             */
             markdown?: string;
-            /** @description The content as cleaned HTML (scripts, styles and, with `only_main_content`, page chrome removed). */
+            /**
+             * @description The content as cleaned HTML (scripts, styles and, with `only_main_content`, page chrome removed).
+             * @example <h1>We launched the new planner</h1><p>After a year of beta testing, the planner is available to every team.</p>
+             */
             html?: string;
-            /** @description The page's HTML exactly as received. */
+            /**
+             * @description The page's HTML exactly as received.
+             * @example <!DOCTYPE html><html lang="en"><head><title>We launched the new planner</title></head><body><h1>We launched the new planner</h1></body></html>
+             */
             raw_html?: string;
-            /** @description Absolute URLs of the links on the page, in document order, without duplicates. */
+            /**
+             * @description Absolute URLs of the links on the page, in document order, without duplicates.
+             * @example [
+             *       "https://example.com/docs/export",
+             *       "https://example.com/pricing"
+             *     ]
+             */
             links?: string[];
             metadata?: components["schemas"]["PageMetadata"];
             /**
              * Format: uri
              * @description A PNG screenshot of the page as a `data:image/png;base64,` URL.
+             * @example data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==
              */
             screenshot?: string;
         };
@@ -760,14 +796,20 @@ export interface components {
              * @example Vector Database Benchmarks - Qdrant
              */
             title: string;
-            /** @description The snippet the search provider shows under the title, or `null` when it gives none. */
+            /**
+             * @description The snippet the search provider shows under the title, or `null` when it gives none.
+             * @example Throughput and recall of five open-source vector databases on one million embeddings.
+             */
             description: string | null;
             /**
              * @description Which source the result comes from: `web` (web pages), `news` (news articles) or `images` (images).
              * @enum {string}
              */
             source: "web" | "news" | "images";
-            /** @description 1-based rank of the result among the results of its `source`, in the order returned (newest first with `sort_by_date=true`). */
+            /**
+             * @description 1-based rank of the result among the results of its `source`, in the order returned (newest first with `sort_by_date=true`).
+             * @example 1
+             */
             position: number;
             /**
              * Format: date-time
@@ -778,9 +820,15 @@ export interface components {
             /**
              * Format: uri
              * @description The image itself for `images` results; `null` for `web` and `news` results.
+             * @example https://photos.example.com/images/3f9a1c2b7d4e5f60.jpg
              */
             image_url: string | null;
-            /** @description The content of the page at `url` as Markdown, fetched with the same cleaning as `/web/scrape` (main content only). `null` unless `include_content=true`, and `null` for a page that could not be fetched (that does not fail the call). */
+            /**
+             * @description The content of the page at `url` as Markdown, fetched with the same cleaning as `/web/scrape` (main content only). `null` unless `include_content=true`, and `null` for a page that could not be fetched (that does not fail the call).
+             * @example # Vector database benchmarks
+             *
+             *     We loaded one million embeddings into each database.
+             */
             markdown: string | null;
         };
         /** @description The results of one web search. Results are grouped by source, in the order the sources are listed in `sources`, and ranked within each source (`position`); each source contributes at most `limit` results. An empty `results` means nothing matched. */
@@ -814,7 +862,10 @@ export interface components {
              * @example Authentication - Example Docs
              */
             title: string | null;
-            /** @description The page's meta description when the page was visited and has one, else `null`. */
+            /**
+             * @description The page's meta description when the page was visited and has one, else `null`.
+             * @example Plans and prices for teams of every size.
+             */
             description: string | null;
         };
         /** @description The links found on one website, without duplicates. With `search` or `goal` they are ordered by relevance (to `goal` when given, else to `search`); otherwise sitemap links come first, in sitemap order, then links found on pages, in the order they were found. An empty `links` means the site answered and nothing was found (for example `sitemap=only` on a site without a sitemap); a site that could not be read at all is an error, never an empty map. */
@@ -1307,9 +1358,19 @@ export interface components {
              * @enum {string}
              */
             outcome: "baseline" | "unchanged" | "changed" | "failed";
-            /** @description HTTP status of the page's final response in mode `scrape`; `null` in mode `search` and when no response was received. */
+            /**
+             * @description HTTP status of the page's final response in mode `scrape`; `null` in mode `search` and when no response was received.
+             * @example 200
+             */
             status_code: number | null;
-            /** @description When `outcome` is `changed`: a unified diff (3 lines of context) of the previous successful check's Markdown (`--- previous`) against this one's (`+++ current`); `null` otherwise. */
+            /**
+             * @description When `outcome` is `changed`: a unified diff (3 lines of context) of the previous successful check's Markdown (`--- previous`) against this one's (`+++ current`); `null` otherwise.
+             * @example --- previous
+             *     +++ current
+             *     @@ -1 +1 @@
+             *     -Team: $49
+             *     +Team: $59
+             */
             diff: string | null;
             /** @description The judge's verdict when the monitor has `judge_enabled` and `outcome` is `changed`; `null` otherwise, and when the judge could not be reached. */
             judgement: components["schemas"]["MonitorCheckJudgement"] | null;

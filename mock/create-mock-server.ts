@@ -21,6 +21,7 @@ import type { PrismEngine } from './prism-engine.ts';
 import { readPreferences, takeSelectionQuery, unmetPreference } from './preferences.ts';
 import { readBody } from './read-body.ts';
 import { selectedError } from './selected-error.ts';
+import { shapeSuccess } from './shape-answer.ts';
 import { requestProblems } from './validation-message.ts';
 
 const BASE_PATH = '/v1';
@@ -149,7 +150,9 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
   if (crossProblem) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([crossProblem]), context);
   if (!isEnvelope(result.body)) throw new ErrorAnswer('internal_error', 'The mock produced an answer outside the envelope.', context);
 
-  const envelope = structuredClone(result.body);
+  const shaped = result.body.success ? await shapeSuccess({ operation, path: url.pathname.slice(BASE_PATH.length), query, body, preferences: selection.preferences, balance: MOCK_BALANCE }, result.body) : undefined;
+  if (shaped && !shaped.ok) throw new ErrorAnswer(shaped.code, shaped.message, context);
+  const envelope = shaped?.ok ? shaped.envelope : structuredClone(result.body);
   const passedHeaders = Object.fromEntries(
     Object.entries(result.headers).filter(([name]) => !/^(idempotent-replayed|content-type|x-request-id|x-credits-used|x-credits-remaining|x-cache)$/i.test(name)),
   );
