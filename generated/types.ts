@@ -709,6 +709,8 @@ export interface components {
          *     | `invalid_json_body` | 422 | invalid_request_error | the body is not well-formed JSON |
          *     | `unsupported_media_type` | 422 | invalid_request_error | the body is not `application/json` |
          *     | `body_too_large` | 422 | invalid_request_error | the body is over 1 MiB |
+         *     | `request_too_large` | 422 | invalid_request_error | the request line and headers together are larger than any request within the contract's limits can be (each parameter at its `maxLength`, every character percent-encoded at its largest), plus 16 KiB of ordinary headers; the message gives the limit in bytes |
+         *     | `malformed_request` | 422 | invalid_request_error | the request is not well-formed HTTP/1.1 (request line, header or chunked framing), or did not arrive in full in time; the message names the fault |
          *     | `url_not_allowed` | 422 | invalid_request_error | a given URL targets a non-public address (loopback, private, link-local, metadata) |
          *     | `rate_limited` | 429 | rate_limit_error | the key made more requests than its policy allows |
          *     | `internal_error` | 500 | api_error | the service failed while processing the request |
@@ -719,7 +721,7 @@ export interface components {
          *     | `upstream_timeout` | 504 | upstream_error | the upstream provider did not answer in time |
          * @enum {string}
          */
-        ErrorCode: "upstream_rejected" | "api_key_missing" | "api_key_invalid" | "api_key_expired" | "api_key_revoked" | "insufficient_credits" | "scope_denied" | "provider_policy_denied" | "endpoint_not_found" | "resource_not_found" | "upstream_not_found" | "method_not_allowed" | "idempotency_key_reused" | "idempotency_request_in_progress" | "invalid_parameters" | "invalid_json_body" | "unsupported_media_type" | "body_too_large" | "url_not_allowed" | "rate_limited" | "internal_error" | "upstream_failed" | "provider_unavailable" | "capability_unavailable" | "service_unavailable" | "upstream_timeout";
+        ErrorCode: "upstream_rejected" | "api_key_missing" | "api_key_invalid" | "api_key_expired" | "api_key_revoked" | "insufficient_credits" | "scope_denied" | "provider_policy_denied" | "endpoint_not_found" | "resource_not_found" | "upstream_not_found" | "method_not_allowed" | "idempotency_key_reused" | "idempotency_request_in_progress" | "invalid_parameters" | "invalid_json_body" | "unsupported_media_type" | "body_too_large" | "request_too_large" | "malformed_request" | "url_not_allowed" | "rate_limited" | "internal_error" | "upstream_failed" | "provider_unavailable" | "capability_unavailable" | "service_unavailable" | "upstream_timeout";
         /**
          * @description The family of an error, for callers that handle families rather than single codes.
          *
@@ -754,7 +756,7 @@ export interface components {
              */
             doc_url: string;
         };
-        /** @description The body of every answer that is not 2xx. It has no `data` (`data` is never present). No error charges credits: `credits_used` is always `0`. `credits_remaining` is the key's balance, or `null` when no valid key was given. */
+        /** @description The body of every answer that is not 2xx. It has no `data` (`data` is never present). No error charges credits: `credits_used` is always `0`. `credits_remaining` is the key's balance whenever a valid key was sent, even on a 404 for an unknown path or a 405 for a wrong method, and `null` only when no valid key was given. */
         ErrorEnvelope: {
             /**
              * @description Always `false` on an error.
@@ -763,14 +765,14 @@ export interface components {
             success: false;
             /** @description The platform of the operation that answered, or `unknown` when the path matches no operation. */
             platform: components["schemas"]["Platform"] | "unknown";
-            /** @description The operation's path template below `/v1`, or the requested path itself when it matches no operation. */
+            /** @description The operation's path template below `/v1`, or the requested path itself when it matches no operation, or `unknown` when the request could not be read (`request_too_large`, `malformed_request`). */
             endpoint: string;
             /**
              * @description Always `0`. No error charges credits.
              * @constant
              */
             credits_used: 0;
-            /** @description The key's balance, or `null` when the key is missing or not valid. */
+            /** @description The key's balance whenever a valid key was sent (an unknown path or a wrong method included), or `null` when the key is missing or not valid (unknown, revoked, expired). */
             credits_remaining: number | null;
             request_id: components["schemas"]["RequestId"];
             /**
@@ -2141,7 +2143,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The parameters or the body do not match the contract, the body is not well-formed JSON, or a given URL is not allowed. The message names every offending parameter. No credits are used. */
+        /** @description The parameters or the body do not match the contract, the body is not well-formed JSON, a given URL is not allowed, or the request itself is larger than any request within the contract's limits (`request_too_large`) or is not well-formed HTTP (`malformed_request`). The message names every offending parameter. No credits are used. The last two are answered before the request is routed or its key read: `platform` is `unknown`, `endpoint` is the requested path when it could be read (`unknown` otherwise), and `credits_remaining` is `null`. */
         UnprocessableEntity: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -2257,7 +2259,7 @@ export interface components {
         XRequestId: string;
         /** @description Credits drawn by this call, equal to `credits_used` in the body. Always `0` on an error: no error charges credits. On an idempotent replay it repeats the original call's figure, which is not charged again. */
         XCreditsUsed: number;
-        /** @description Balance of the calling key after this call, carried as text: the decimal integer equal to `credits_remaining` in the body, or `unknown` where the body has `null` (no valid key was given, so there is no balance to report). */
+        /** @description Balance of the calling key after this call, carried as text: the decimal integer equal to `credits_remaining` in the body, or `unknown` where the body has `null` (no valid key was given, so there is no balance to report). A valid key's balance is on every answer, a 404 for an unknown path and a 405 for a wrong method included. */
         XCreditsRemaining: string;
         /** @description How the cache took part in this answer, agreeing with `cached` in the body. `HIT`: served from the cache (`cached: true`). `MISS`: the operation caches, the cache was consulted and held nothing fresh enough, so the result was fetched and stored. `BYPASS`: the cache was not consulted, because the operation does not cache, the caller asked for a fresh result (`Cache-Control: no-cache`, `fresh=true`, `max_age=0`), or the call failed before reaching it. Operations that cache: `socialnet/events` and `web/map` (15-minute window), `web/scrape` and `web/extract` (only when `max_age` is above 0). */
         XCache: "HIT" | "MISS" | "BYPASS";

@@ -4,6 +4,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import type { OperationId } from '../generated/operations.ts';
+import { parseCorsOrigins, type CorsOrigins } from '../lib/cors.ts';
 
 export interface RateLimitPolicy {
   requests: number;
@@ -28,6 +29,8 @@ export interface ServerConfig {
   logLevel: string;
   /** How often the job runner advances active jobs, in milliseconds. */
   jobTickMs: number;
+  /** Origins allowed to call from a browser (`CORS_ORIGINS`), or null for no CORS. */
+  corsOrigins: CorsOrigins | null;
   /** Where callers reach the service behind a proxy (error links point there), or null: the address each caller used. */
   publicBaseUrl: string | null;
 }
@@ -98,6 +101,14 @@ function providerRoutes(env: NodeJS.ProcessEnv): ServerConfig['providerRoutes'] 
   return { ...DEFAULT_PROVIDER_ROUTES, ...(parsed as ServerConfig['providerRoutes']) };
 }
 
+function corsOrigins(env: NodeJS.ProcessEnv): CorsOrigins | null {
+  try {
+    return parseCorsOrigins(env.CORS_ORIGINS);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
 /** Reads the configuration; throws ConfigError naming the first bad variable. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const nodeEnv = env.NODE_ENV ?? 'development';
@@ -112,6 +123,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     checkResponseHeaders: nodeEnv !== 'production',
     logLevel: env.LOG_LEVEL || 'info',
     jobTickMs: integer(env, 'JOB_TICK_MS', 100, 10, 60_000),
+    corsOrigins: corsOrigins(env),
     publicBaseUrl: publicBaseUrl(env),
   };
 }

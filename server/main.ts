@@ -3,6 +3,7 @@
  * database (DATABASE_URL, default ./data/wsdq.sqlite). SIGTERM or SIGINT lets in-flight requests
  * finish, then closes the database.
  */
+import { createHttpServer } from '../lib/http-server.ts';
 import { createApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, readConfig } from './config.ts';
@@ -64,7 +65,7 @@ const stopMaintenance = repeat(MAINTENANCE_INTERVAL_MS, () => {
 });
 const app = createApp({ config, stores, providers, clock: systemClock, logger });
 
-const server = app.listen(config.port, config.host, () => {
+const server = createHttpServer(app, { publicBaseUrl: config.publicBaseUrl }).listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.log(`Web and Social Data Query Service listening on http://${config.host}:${port}/v1 (database ${config.databaseUrl})`);

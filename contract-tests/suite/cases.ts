@@ -9,6 +9,7 @@
 import { expect } from 'vitest';
 import type { ErrorCode } from '../../generated/errors.ts';
 import { contractOperations, resolve, type ContractOperation } from '../contract.ts';
+import { edgeCases } from './edge-cases.ts';
 import { liveCases } from './live-cases.ts';
 import { requestEchoCases } from './request-echo-cases.ts';
 import type { KeyRole, TargetName } from './targets.ts';
@@ -373,4 +374,5 @@ export const contractCases: ContractCase[] = [
   ...routingCases,
   ...operations.flatMap(selectionCasesOf),
   ...liveCases,
+  ...edgeCases,
 ];
