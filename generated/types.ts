@@ -98,7 +98,10 @@ export interface paths {
          * @description Starts a crawl job: from `url`, follows links and stores each page it visits in the formats
          *     asked for, within `limit`, `max_depth` and the host and path rules of the body. Costs
          *     **1 credit** at submission, then **1 credit per page** stored with its document
-         *     (`x-credit-cost-per-page`); pages that fail are listed with their error and not charged.
+         *     (`x-credit-cost-per-page`); pages that fail are listed with their error and not charged. A
+         *     crawl that stores no page (its start page cannot be fetched, or robots.txt disallows it)
+         *     ends `failed` and gets its submission credit back: the job's `credits_used` is then `0`. A
+         *     cancelled crawl keeps what it drew.
          *
          *     The call answers 200 at once with `data.job`, a `Job` of kind `crawl` in status `queued`
          *     (the specification does not say how a submission returns its job; this contract does).
@@ -111,7 +114,8 @@ export interface paths {
          *     or `webhook_url` targets a non-public address; 503 `capability_unavailable` when `goal` is
          *     given and no ranking provider is configured, or `screenshot` is asked for and no browser is
          *     (no credits used). When the balance runs out during the crawl, the job ends `failed` with
-         *     the error `insufficient_credits` and keeps the pages it has stored.
+         *     the error `insufficient_credits` and keeps the pages it has stored, and their charges (if it
+         *     stored none, its submission is refunded).
          */
         post: operations["crawlWebsite"];
         delete?: never;
@@ -134,7 +138,9 @@ export interface paths {
          * @description Starts a batch-scrape job: fetches each of up to 1000 URLs with the same options and stores
          *     each as one page of the job. Costs **1 credit** at submission, then **1 credit per page**
          *     stored with its document (`x-credit-cost-per-page`); pages that fail are listed with their
-         *     error and not charged.
+         *     error and not charged. A batch none of whose pages could be stored ends `failed` and gets
+         *     its submission credit back: the job's `credits_used` is then `0`. A cancelled batch keeps
+         *     what it drew.
          *
          *     The call answers 200 at once with `data.job`, a `Job` of kind `batch_scrape` in status
          *     `queued` (the specification does not say how a submission returns its job; this contract
@@ -149,7 +155,7 @@ export interface paths {
          *     `capability_unavailable` when `screenshot` is asked for and no browser is configured, or
          *     `proxy: enhanced` and no proxy is (no credits used). When the balance runs out during the
          *     batch, the job ends `failed` with the error `insufficient_credits` and keeps the pages it
-         *     has stored.
+         *     has stored, and their charges (if it stored none, its submission is refunded).
          */
         post: operations["batchScrapeWebPages"];
         delete?: never;
@@ -232,8 +238,9 @@ export interface paths {
          *       `deleted: true` and the job as it was; a later `GET /web/jobs/{job_id}` answers 404
          *       `resource_not_found`.
          *
-         *     Calling it twice therefore first cancels, then deletes. Credits the job has drawn are not
-         *     refunded. Errors specific to this operation: 404 `resource_not_found` when `job_id` names
+         *     Calling it twice therefore first cancels, then deletes. Neither refunds anything: a
+         *     cancelled job keeps the credits it drew, its submission included (a crawl or batch scrape
+         *     that failed with no page stored was already refunded as it ended). Errors specific to this operation: 404 `resource_not_found` when `job_id` names
          *     no job of the calling key (including one already deleted).
          */
         delete: operations["deleteJob"];
@@ -441,8 +448,9 @@ export interface webhooks {
          *     change of the job: `crawl.started` when it starts running, one `crawl.page` for each page
          *     stored (with its document or its error, so there may be many), then exactly one of
          *     `crawl.completed`, `crawl.failed` or `crawl.cancelled` (`crawl.failed` with the cause in
-         *     `data.job.error`, also when its start page could not be fetched). Implement this endpoint
-         *     on your server; the service calls it.
+         *     `data.job.error`, also when its start page could not be fetched; a crawl that stored no page
+         *     is refunded its submission as it ends, so that event's `data.job.credits_used` is `0`).
+         *     Implement this endpoint on your server; the service calls it.
          *
          *     (The specification leaves event kinds, delivery, payloads and signing open; this contract
          *     fixes them.) Each message is a `POST` of a JSON `JobEvent` to the job's `webhook_url`, with
@@ -489,8 +497,9 @@ export interface webhooks {
          *     `batch_scrape.page` for each page stored (with its document or its error, so there may be
          *     many), then exactly one of `batch_scrape.completed`, `batch_scrape.failed` or
          *     `batch_scrape.cancelled` (`batch_scrape.failed` with the cause in `data.job.error`, also when
-         *     none of its pages could be stored). Implement this endpoint on your server; the service
-         *     calls it.
+         *     none of its pages could be stored, and then refunded its submission as it ends: that event's
+         *     `data.job.credits_used` is `0`). Implement this endpoint on your server; the service calls
+         *     it.
          *
          *     (The specification leaves event kinds, delivery, payloads and signing open; this contract
          *     fixes them.) Each message is a `POST` of a JSON `JobEvent` to the job's `webhook_url`, with
@@ -996,11 +1005,18 @@ export interface components {
          *       stored (the first page's error; every page is listed with its own). Other causes:
          *       `insufficient_credits` when the key's balance ran out (the pages already stored are kept),
          *       `provider_policy_denied` when robots.txt disallows a crawl's start URL (from `queued`), an
-         *       agent whose start URL fails with its upstream error. A failed job keeps the credits it drew,
-         *       no more: its submission's `x-credit-cost` and one credit per page stored with its document;
-         *       pages that failed are never charged.
+         *       agent whose start URL fails with its upstream error. Credits of a failed job: a crawl or
+         *       batch scrape that stored at least one page with its document keeps what it drew (its
+         *       submission's `x-credit-cost` and one credit per page stored; pages that failed are never
+         *       charged); one that stored none, whatever the cause (start page unreachable or answering an
+         *       error, every page of the batch failed, robots.txt, the balance ran out before the first
+         *       page), charged nothing: its submission's `x-credit-cost` is refunded as it ends (one `refund`
+         *       in the key's ledger, never twice) and its `credits_used` is `0`, in `GET /web/jobs/{job_id}`
+         *       and in its `*.failed` event alike. A failed agent run is not refunded.
          *     - `queued` → `cancelled` and `running` → `cancelled`: `DELETE /web/jobs/{job_id}` was called;
-         *       no further pages are fetched, pages already stored are kept.
+         *       no further pages are fetched, pages already stored are kept. A cancelled job keeps what it
+         *       drew, its submission's `x-credit-cost` included, even if it stored no page: the caller chose
+         *       to stop it.
          *
          *     `completed`, `failed` and `cancelled` are terminal: a job in one of them never changes again,
          *     and `completed_at` is set. Jobs are kept for 30 days after they reach a terminal state, then
@@ -1091,7 +1107,7 @@ export interface components {
              */
             pages_failed: number;
             /**
-             * @description All the credits this job has drawn, the submission included: the operation's `x-credit-cost` (1 for crawl and batch scrape, 25 for agent) plus, for crawl and batch scrape, `x-credit-cost-per-page` (1) for each page stored with its document (`pages_completed`).
+             * @description All the credits this job has drawn and kept, the submission included: the operation's `x-credit-cost` (1 for crawl and batch scrape, 25 for agent) plus, for crawl and batch scrape, `x-credit-cost-per-page` (1) for each page stored with its document (`pages_completed`). A crawl or batch scrape that ends `failed` with no page stored with its document gets its submission charge back as it ends, and then says `0` (see `JobStatus`); a cancelled job keeps what it drew.
              * @example 13
              */
             credits_used: number;
@@ -1109,7 +1125,7 @@ export interface components {
              *     ]
              */
             invalid_urls: string[];
-            /** @description Why the job failed; set exactly when `status` is `failed`, else `null` (`JobStatus` lists the causes). A crawl whose start page cannot be fetched, or a batch scrape none of whose pages could be stored, has the upstream error of that page (of the first page of the batch) as its code, for example `upstream_not_found`, `upstream_failed` or `upstream_timeout`, and a message naming the URL and the cause. A job whose key's balance ran out has the code `insufficient_credits` and keeps the pages it had stored. */
+            /** @description Why the job failed; set exactly when `status` is `failed`, else `null` (`JobStatus` lists the causes). A crawl whose start page cannot be fetched, or a batch scrape none of whose pages could be stored, has the upstream error of that page (of the first page of the batch) as its code, for example `upstream_not_found`, `upstream_failed` or `upstream_timeout`, and a message naming the URL and the cause. A job whose key's balance ran out has the code `insufficient_credits` and keeps the pages it had stored. A crawl or batch scrape that failed with no page stored is refunded its submission charge (`credits_used` `0`). */
             error: components["schemas"]["JobError"] | null;
             /** @description The agent's answer; set only on a `completed` `agent` job, else `null`. */
             answer: components["schemas"]["AgentAnswer"] | null;

@@ -133,16 +133,16 @@ export const liveCases: ContractCase[] = [
     },
   },
   {
-    name: 'getJob (live): a crawl whose start robots.txt disallows ends failed with provider_policy_denied',
+    name: 'getJob (live): a crawl whose start robots.txt disallows ends failed with provider_policy_denied, its submission refunded',
     operation: getJob,
     method: 'GET',
     path: getJob.path,
     prepare: finishedJob('/web/crawl', { url: `${CASE_SITE_ORIGIN}/private/secret`, limit: 5 }),
     only: ['server-live'],
-    expected: { status: 200, check: ({ body }) => expect(body.data.job).toMatchObject({ status: 'failed', pages_completed: 0, error: { code: 'provider_policy_denied' } }) },
+    expected: { status: 200, check: ({ body }) => expect(body.data.job).toMatchObject({ status: 'failed', pages_completed: 0, credits_used: 0, error: { code: 'provider_policy_denied' } }) },
   },
   {
-    name: 'getJob (live): a crawl whose start page is 404 ends failed with upstream_not_found, not completed with error null',
+    name: 'getJob (live): a crawl whose start page is 404 ends failed with upstream_not_found (not completed with error null), its submission refunded (it kept its charge)',
     operation: getJob,
     method: 'GET',
     path: getJob.path,
@@ -151,7 +151,7 @@ export const liveCases: ContractCase[] = [
     expected: {
       status: 200,
       check: ({ body }) => {
-        expect(body.data.job).toMatchObject({ status: 'failed', pages_completed: 0, pages_failed: 1, credits_used: 1, error: { code: 'upstream_not_found' } });
+        expect(body.data.job).toMatchObject({ status: 'failed', pages_completed: 0, pages_failed: 1, credits_used: 0, error: { code: 'upstream_not_found' } });
         expect(body.data.job.error.message).toContain('/missing could not be fetched');
       },
     },

@@ -1,11 +1,16 @@
 /**
- * How a crawl or batch-scrape job ends once it has visited every page, for the live and the
- * sandbox runners alike: `completed` when at least one page was stored with its document;
- * `failed` when none was, with the cause in `job.error`. A job whose every page failed has
- * nothing to show, so it does not say it completed.
+ * How a job ends, for the live and the sandbox runners alike. A crawl or batch scrape that has
+ * visited every page ends `completed` when at least one page was stored with its document, and
+ * `failed` when none was, with the cause in `job.error`: a job whose every page failed has nothing
+ * to show, so it does not say it completed. A crawl or batch scrape that ends `failed` (for any
+ * cause) with no page stored with its document charges nothing: its submission charge is refunded
+ * in the transaction that ends it, and its `credits_used` says 0.
  */
+import type { Clock } from '../clock.ts';
+import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
-import type { Job, JobPage, StoredJob } from '../store/jobs.ts';
+import { TERMINAL_STATUSES, type Job, type JobPage, type StoredJob } from '../store/jobs.ts';
+import { queueJobEvent } from '../webhooks/job-events.ts';
 
 type JobError = NonNullable<Job['error']>;
 
@@ -32,4 +37,35 @@ export function endedJob(job: Job, firstPage: JobPage | undefined, now: string):
 export function firstPage(stores: Stores, stored: StoredJob): JobPage | undefined {
   const first = stores.jobs.pages(stored.keyId, stored.job, 1, undefined);
   return first === 'bad-cursor' ? undefined : first.pages[0];
+}
+
+const SUBMITTING_OPERATION: Record<Job['kind'], string> = { crawl: 'crawlWebsite', batch_scrape: 'batchScrapeWebPages', agent: 'runWebAgent' };
+
+/** A crawl or batch scrape that failed before storing any page with its document keeps no credit. */
+function refundsEverything(job: Job): boolean {
+  return job.status === 'failed' && job.kind !== 'agent' && job.pages_completed === 0 && job.credits_used > 0;
+}
+
+/**
+ * Saves `ended` (a job in a terminal state) and queues its `completed` or `failed` event, in one
+ * transaction (a savepoint of the caller's); a failed crawl or batch scrape that stored no page
+ * with its document gets back all it drew (its submission charge), in one `refund` ledger row that
+ * names the job and the submitting request, and ends with `credits_used` 0. Does nothing and
+ * answers false when the job already ended (a second worker or a replayed step): the job's
+ * state, read inside the transaction, is what makes a job end once and refund at most once (the
+ * ledger's one-refund-per-job index backs it).
+ */
+export function endJob(stores: Stores, clock: Clock, stored: StoredJob, ended: Job): boolean {
+  return inTransaction(stores.database, () => {
+    const status = stores.jobs.status(ended.id);
+    if (status === undefined || TERMINAL_STATUSES.includes(status)) return false;
+    let final = ended;
+    if (refundsEverything(ended)) {
+      stores.ledger.refund(stored.keyId, ended.credits_used, { jobId: ended.id, requestId: stored.requestId ?? undefined, operationId: SUBMITTING_OPERATION[ended.kind] }, new Date(clock.now()));
+      final = { ...ended, credits_used: 0 };
+    }
+    stores.jobs.save(final);
+    queueJobEvent(stores, clock, stored.keyId, final, final.status === 'failed' ? 'failed' : 'completed');
+    return true;
+  });
 }

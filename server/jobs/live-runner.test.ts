@@ -77,6 +77,9 @@ describe('live jobs', () => {
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
   });
 
+  /** The key's ledger rows after the top-up that created it. */
+  const spending = (keyId: string) => server.stores.ledger.entries(keyId).filter((entry) => entry.kind !== 'top_up');
+
   async function submit(secret: string, path: string, body: Record<string, unknown>) {
     const answer = await server.call(path, { method: 'POST', key: secret, body });
     expect(answer.status).toBe(200);
@@ -108,11 +111,24 @@ describe('live jobs', () => {
     expect(limited.pages).toHaveLength(2);
   });
 
-  it('fails a crawl whose start robots.txt disallows, charging only the submission', async () => {
+  it('fails a crawl whose start robots.txt disallows, refunding its submission (it kept the charge)', async () => {
     const { secret, id } = server.key({ credits: 10, sandbox: false });
     const { job } = await finished(secret, id, (await submit(secret, '/web/crawl', { url: `${origin}/closed/page` })).id);
-    expect(job).toMatchObject({ status: 'failed', error: { code: 'provider_policy_denied' } });
-    expect(server.stores.ledger.balance(id)).toBe(9);
+    expect(job).toMatchObject({ status: 'failed', credits_used: 0, error: { code: 'provider_policy_denied' } });
+    expect(server.stores.ledger.balance(id)).toBe(10);
+    expect(spending(id).map((entry) => [entry.kind, entry.amount, entry.jobId])).toEqual([['charge', -1, null], ['refund', 1, job.id]]);
+  });
+
+  it.each([
+    { job: 'a crawl that ran out of credits after storing pages', credits: 3, pagesCompleted: 2, creditsUsed: 3, balance: 0, ledger: [['charge', -1], ['charge', -1], ['charge', -1]] },
+    { job: 'a crawl that ran out of credits before its first page', credits: 1, pagesCompleted: 0, creditsUsed: 0, balance: 1, ledger: [['charge', -1], ['refund', 1]] },
+  ])('$job ends failed with insufficient_credits, keeping its charges only if it stored a page', async ({ credits, pagesCompleted, creditsUsed, balance, ledger }) => {
+    const { secret, id } = server.key({ credits, sandbox: false });
+    const { job, pages } = await finished(secret, id, (await submit(secret, '/web/crawl', { url: `${origin}/docs/` })).id);
+    expect(job).toMatchObject({ status: 'failed', pages_completed: pagesCompleted, credits_used: creditsUsed, error: { code: 'insufficient_credits' } });
+    expect(pages).toHaveLength(pagesCompleted);
+    expect(server.stores.ledger.balance(id)).toBe(balance);
+    expect(spending(id).map((entry) => [entry.kind, entry.amount])).toEqual(ledger);
   });
 
   it('scrapes a batch, recording failed pages without charging them', async () => {
@@ -154,6 +170,9 @@ describe('live jobs', () => {
     await server.call(`/web/jobs/${cancelledJob.id}`, { method: 'DELETE', key: secret });
     const { job: cancelled, pages: none } = await finished(secret, id, cancelledJob.id);
     expect([cancelled.status, none.length]).toEqual(['cancelled', 0]);
+    // A cancelled job keeps what it drew, its submission included: it is not refunded.
+    expect(cancelled.credits_used).toBe(1);
+    expect(server.stores.ledger.entries(id).filter((entry) => entry.kind === 'refund')).toEqual([]);
   });
 
   /** The events of `jobId` delivered to the receiver, signatures verified, each valid against the contract's JobEvent. */
@@ -169,7 +188,7 @@ describe('live jobs', () => {
     return events;
   }
 
-  describe('a job that could store no page ends failed, with the cause in job.error and in its failed event', () => {
+  describe('a job that could store no page ends failed, with the cause in job.error and in its failed event, and its submission refunded', () => {
     let closedOrigin: string;
     beforeAll(async () => {
       const probe = createServer();
@@ -183,18 +202,24 @@ describe('live jobs', () => {
       { job: 'a crawl of a host with nothing listening', path: '/web/crawl', body: () => ({ url: `${closedOrigin}/` }), code: 'upstream_failed', message: () => expect.stringMatching(new RegExp(`^The start page ${closedOrigin}/ could not be fetched, so nothing could be crawled: .*ECONNREFUSED`)), pagesFailed: 1 },
       { job: 'a crawl whose start page does not answer in time', path: '/web/crawl', body: () => ({ url: `${origin}/stall` }), code: 'upstream_timeout', message: () => `The start page ${origin}/stall could not be fetched, so nothing could be crawled: The page did not answer within the timeout of 300 ms.`, pagesFailed: 1 },
       { job: 'a batch scrape whose every page fails', path: '/web/batch-scrape', body: () => ({ urls: [`${origin}/gone`, `${closedOrigin}/a`] }), code: 'upstream_not_found', message: () => `No page could be stored: ${origin}/gone could not be fetched (The page answered 404.), nor could the 1 other page.`, pagesFailed: 2 },
-    ])('$job ends failed with $code (not completed with error null), charging only the submission', async ({ path, body, code, message, pagesFailed }) => {
+    ])('$job ends failed with $code (not completed with error null) and is refunded: it kept its submission charge', async ({ path, body, code, message, pagesFailed }) => {
       const { secret, id } = server.key({ credits: 10, sandbox: false });
-      const job = await submit(secret, path, { ...body(), webhook_url: receiverUrl });
+      const submitted = await server.call(path, { method: 'POST', key: secret, body: { ...body(), webhook_url: receiverUrl } });
+      expect([submitted.status, submitted.body.credits_used]).toEqual([200, 1]);
+      const job = submitted.body.data.job as { id: string };
       const quick = new LiveJobRunner(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: { ...DEFAULT_LIMITS, timeoutMs: 300 } });
       await quick.work(id, job.id);
       const { job: done, pages } = (await server.call(`/web/jobs/${job.id}?limit=100`, { key: secret })).body.data;
 
-      expect(done).toMatchObject({ status: 'failed', pages_completed: 0, pages_failed: pagesFailed, pages_total: pagesFailed, credits_used: 1, error: { code, message: message() } });
+      expect(done).toMatchObject({ status: 'failed', pages_completed: 0, pages_failed: pagesFailed, pages_total: pagesFailed, credits_used: 0, error: { code, message: message() } });
       expect(done.completed_at).not.toBeNull();
       expect(pages[0]).toMatchObject({ document: null, error: { code } });
-      expect(server.stores.ledger.balance(id)).toBe(9);
-      expect(server.stores.ledger.entries(id).filter((entry) => entry.jobId === job.id)).toEqual([]);
+      expect(server.stores.ledger.balance(id)).toBe(10);
+      const operationId = path === '/web/crawl' ? 'crawlWebsite' : 'batchScrapeWebPages';
+      expect(spending(id).map(({ kind, amount, balanceAfter, requestId, operationId, jobId }) => ({ kind, amount, balanceAfter, requestId, operationId, jobId }))).toEqual([
+        { kind: 'charge', amount: -1, balanceAfter: 9, requestId: submitted.body.request_id, operationId, jobId: null },
+        { kind: 'refund', amount: 1, balanceAfter: 10, requestId: submitted.body.request_id, operationId, jobId: job.id },
+      ]);
 
       const events = await deliveredEvents(id, job.id);
       const kind = path === '/web/crawl' ? 'crawl' : 'batch_scrape';

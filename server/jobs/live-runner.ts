@@ -20,7 +20,7 @@ import type { Job, JobPage, StoredJob } from '../store/jobs.ts';
 import { repeat } from '../repeat.ts';
 import { queueJobEvent, type JobEventName } from '../webhooks/job-events.ts';
 import { HostSlots } from './host-slots.ts';
-import { endedJob, firstPage } from './job-end.ts';
+import { endJob, endedJob, firstPage } from './job-end.ts';
 
 interface Progress {
   frontier: { url: string; depth: number }[];
@@ -184,7 +184,7 @@ export class LiveJobRunner {
 
     if (job.status === 'queued') {
       if (robots && robots.isAllowed(String(stored.request.url)) === false) {
-        inTransaction(this.stores.database, () => this.save(stored, { ...job, status: 'failed', updated_at: now(), started_at: now(), completed_at: now(), error: { code: 'provider_policy_denied', message: 'robots.txt of the site disallows its start URL.' } }, 'failed'));
+        endJob(this.stores, this.clock, stored, { ...job, status: 'failed', updated_at: now(), started_at: now(), completed_at: now(), error: { code: 'provider_policy_denied', message: 'robots.txt of the site disallows its start URL.' } });
         return false;
       }
       inTransaction(this.stores.database, () => {
@@ -197,8 +197,7 @@ export class LiveJobRunner {
     const done = job.pages_completed + job.pages_failed;
     const batch = progress.frontier.slice(0, Math.max(0, Math.min(PAGES_PER_STEP, limit - done)));
     if (batch.length === 0) {
-      const ended = endedJob(job, firstPage(this.stores, stored), now());
-      inTransaction(this.stores.database, () => this.save(stored, ended, ended.status === 'failed' ? 'failed' : 'completed'));
+      endJob(this.stores, this.clock, stored, endedJob(job, firstPage(this.stores, stored), now()));
       return false;
     }
     const fetched = await this.fetchBatch(stored, batch);
@@ -216,7 +215,7 @@ export class LiveJobRunner {
         if (result.page.document) {
           const charge = this.stores.ledger.charge(stored.keyId, cost, { jobId: job.id, operationId: job.kind === 'crawl' ? 'crawlWebsite' : 'batchScrapeWebPages' }, new Date(this.clock.now()));
           if (!charge.ok) {
-            this.save(stored, { ...record, status: 'failed', completed_at: now(), error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page; the pages stored so far are kept.` } }, 'failed');
+            endJob(this.stores, this.clock, stored, { ...record, status: 'failed', completed_at: now(), error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page; the pages stored so far are kept.` } });
             return false;
           }
           record = { ...record, pages_completed: record.pages_completed + 1, credits_used: record.credits_used + cost };

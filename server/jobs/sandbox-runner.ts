@@ -13,7 +13,7 @@ import type { Job, JobPage, StoredJob } from '../store/jobs.ts';
 import type { Stores } from '../store/index.ts';
 import { inTransaction } from '../store/database.ts';
 import { queueJobEvent, type JobEventName } from '../webhooks/job-events.ts';
-import { endedJob, firstPage } from './job-end.ts';
+import { endJob, endedJob, firstPage } from './job-end.ts';
 
 const PER_PAGE_COST = Object.fromEntries(operations.map((row) => [row.operationId, row.creditCostPerPage]));
 const PAGE_COST: Record<Job['kind'], number> = {
@@ -78,16 +78,14 @@ export class SandboxJobRunner {
       return;
     }
     if (job.kind === 'agent') {
-      const ran = this.agentRun(stored, job, now);
-      this.save(stored, ran, ran.status === 'failed' ? 'failed' : 'completed');
+      endJob(this.stores, this.clock, stored, this.agentRun(stored, job, now));
       return;
     }
     const urls = plannedUrls(stored);
     const seq = job.pages_completed + job.pages_failed;
     const url = urls[seq];
     if (url === undefined) {
-      const ended = endedJob(job, firstPage(this.stores, stored), now);
-      this.save(stored, ended, ended.status === 'failed' ? 'failed' : 'completed');
+      endJob(this.stores, this.clock, stored, endedJob(job, firstPage(this.stores, stored), now));
       return;
     }
     try {
@@ -102,7 +100,7 @@ export class SandboxJobRunner {
     const cost = PAGE_COST[job.kind];
     const charge = this.stores.ledger.charge(stored.keyId, cost, { jobId: job.id, operationId: job.kind === 'crawl' ? 'crawlWebsite' : 'batchScrapeWebPages' }, new Date(this.clock.now()));
     if (!charge.ok) {
-      this.save(stored, { ...job, status: 'failed', completed_at: now, error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page (${cost} credit${cost === 1 ? '' : 's'}); the pages stored so far are kept.` } }, 'failed');
+      endJob(this.stores, this.clock, stored, { ...job, status: 'failed', completed_at: now, error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page (${cost} credit${cost === 1 ? '' : 's'}); the pages stored so far are kept.` } });
       return;
     }
     const document = sandboxDocument(url, formatsOf(stored.request), { onlyMainContent: stored.request.only_main_content !== false });

@@ -107,7 +107,7 @@ function submit(kind: Job['kind'], check: (context: OperationContext) => void, f
     },
     run(context) {
       const job = newJob(context, kind, fields(context));
-      context.deps.stores.jobs.insert({ job, keyId: context.key.id, sandbox: context.key.sandbox, request: context.body ?? {} });
+      context.deps.stores.jobs.insert({ job, keyId: context.key.id, sandbox: context.key.sandbox, request: context.body ?? {}, requestId: context.call.requestId });
       return { job };
     },
   };

@@ -13,6 +13,8 @@ export interface StoredJob {
   keyId: string;
   sandbox: boolean;
   request: Record<string, unknown>;
+  /** The id of the request that submitted the job (its submission charge's reference); null on jobs older than the column. */
+  requestId: string | null;
 }
 
 export const TERMINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
@@ -22,10 +24,11 @@ interface JobRow {
   sandbox: number;
   request: string;
   record: string;
+  request_id: string | null;
 }
 
 function toStoredJob(row: JobRow): StoredJob {
-  return { job: JSON.parse(row.record), keyId: row.key_id, sandbox: row.sandbox === 1, request: JSON.parse(row.request) };
+  return { job: JSON.parse(row.record), keyId: row.key_id, sandbox: row.sandbox === 1, request: JSON.parse(row.request), requestId: row.request_id };
 }
 
 export class JobStore {
@@ -36,8 +39,8 @@ export class JobStore {
   }
 
   insert(stored: StoredJob): void {
-    prepared(this.database, 'INSERT INTO jobs (id, key_id, sandbox, kind, status, request, record, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(stored.job.id, stored.keyId, stored.sandbox ? 1 : 0, stored.job.kind, stored.job.status, JSON.stringify(stored.request), JSON.stringify(stored.job), stored.job.created_at);
+    prepared(this.database, 'INSERT INTO jobs (id, key_id, sandbox, kind, status, request, record, created_at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(stored.job.id, stored.keyId, stored.sandbox ? 1 : 0, stored.job.kind, stored.job.status, JSON.stringify(stored.request), JSON.stringify(stored.job), stored.job.created_at, stored.requestId);
   }
 
   /** Writes the record back (its status column follows it). */
@@ -62,13 +65,13 @@ export class JobStore {
 
   /** The job if it belongs to `keyId`. */
   get(keyId: string, jobId: string): StoredJob | undefined {
-    const row = prepared(this.database, 'SELECT key_id, sandbox, request, record FROM jobs WHERE id = ? AND key_id = ?').get(jobId, keyId) as JobRow | undefined;
+    const row = prepared(this.database, 'SELECT key_id, sandbox, request, record, request_id FROM jobs WHERE id = ? AND key_id = ?').get(jobId, keyId) as JobRow | undefined;
     return row ? toStoredJob(row) : undefined;
   }
 
   /** Jobs still to progress, oldest first, whoever owns them. */
   active(): StoredJob[] {
-    return (prepared(this.database, `SELECT key_id, sandbox, request, record FROM jobs WHERE status IN ('queued', 'running') ORDER BY id`).all() as unknown as JobRow[]).map(toStoredJob);
+    return (prepared(this.database, `SELECT key_id, sandbox, request, record, request_id FROM jobs WHERE status IN ('queued', 'running') ORDER BY id`).all() as unknown as JobRow[]).map(toStoredJob);
   }
 
   /** One page of a key's jobs, newest first. `after` is the decoded cursor. */

@@ -49,7 +49,11 @@ export class Ledger {
     });
   }
 
-  /** Gives back a charge whose call failed: no error charges credits. */
+  /**
+   * Gives back a charge whose call failed (no error charges credits), or what a job drew when it
+   * ended with nothing to show. A job is refunded at most once: a second refund naming the same
+   * `jobId` breaks the ledger's unique index and throws, changing nothing.
+   */
   refund(keyId: string, amount: number, reference: LedgerReference, now: Date = new Date()): number {
     if (amount === 0) return this.balance(keyId);
     return this.credit(keyId, amount, 'refund', reference, now);

@@ -112,4 +112,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX monitor_checks_by_monitor ON monitor_checks (monitor_id, checked_at_ms);
   `,
+  `
+  -- A crawl or batch scrape that ends failed with no page stored gets its submission charge back,
+  -- once: the job keeps the id of the request that submitted it (the charge's reference), and the
+  -- ledger holds at most one refund per job, whatever replays the job's end.
+  ALTER TABLE jobs ADD COLUMN request_id TEXT;
+  CREATE UNIQUE INDEX ledger_one_refund_per_job ON ledger (job_id) WHERE kind = 'refund' AND job_id IS NOT NULL;
+  `,
 ];
