@@ -112,4 +112,8 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX monitor_checks_by_monitor ON monitor_checks (monitor_id, checked_at_ms);
   `,
+  `
+  -- Jobs by status for GET /metrics: counted from this index alone, not the job records.
+  CREATE INDEX jobs_by_status ON jobs (status);
+  `,
 ];
