@@ -59,7 +59,7 @@ function host(env: NodeJS.ProcessEnv): string {
 }
 
 /** A SQLite file path or `:memory:`; a URL of another database is refused without echoing it (it may hold a password). */
-function databaseUrl(env: NodeJS.ProcessEnv): string {
+export function databaseUrl(env: NodeJS.ProcessEnv): string {
   const text = env.DATABASE_URL;
   if (text === undefined || text === '') return './data/wsdq.sqlite';
   if (text === ':memory:') return text;
