@@ -92,7 +92,7 @@ const liveRunner = new LiveJobRunner(stores, systemClock, { agent, policy, limit
 liveRunner.start(config.jobTickMs);
 const webhooks = new WebhookDispatcher(stores, systemClock, agent, policy);
 webhooks.start(WEBHOOK_TICK_MS);
-const monitors = new MonitorScheduler(stores, systemClock, { agent, policy, limits: DEFAULT_LIMITS });
+const monitors = new MonitorScheduler(stores, systemClock, { agent, policy, limits: DEFAULT_LIMITS }, metrics);
 monitors.start(MONITOR_TICK_MS);
 const stopMaintenance = repeat(MAINTENANCE_INTERVAL_MS, () => {
   const now = systemClock.now();

@@ -38,7 +38,7 @@ export class Metrics implements LedgerObserver, UpstreamErrorObserver {
     this.latency = new Histogram({ name: 'wsdq_http_request_duration_seconds', help: 'Time from a request received to its answer sent, by operationId.', labelNames: ['operation'], buckets: LATENCY_BUCKETS_SECONDS, registers });
     this.charged = new Counter({ name: 'wsdq_credits_charged_total', help: 'Credits drawn by the ledger, by operationId (calls and job pages); refunds are counted apart.', labelNames: ['operation'], registers });
     this.refunded = new Counter({ name: 'wsdq_credits_refunded_total', help: 'Credits given back by the ledger because a call failed, by operationId; charged minus refunded is what callers paid.', labelNames: ['operation'], registers });
-    this.upstreamErrors = new Counter({ name: 'wsdq_upstream_errors_total', help: 'Failures of a provider (its answer mapped to an error code), by provider and error code, from calls and job pages.', labelNames: ['provider', 'code'], registers });
+    this.upstreamErrors = new Counter({ name: 'wsdq_upstream_errors_total', help: 'Failures of a provider (its answer mapped to an error code), by provider and error code, from calls, job pages and monitor checks.', labelNames: ['provider', 'code'], registers });
     this.jobs = new Gauge({ name: 'wsdq_jobs', help: 'Jobs in the database, by status, read when scraped.', labelNames: ['status'], registers });
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
   }

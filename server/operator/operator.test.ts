@@ -1,6 +1,9 @@
 /** The operator's endpoints on a real server: /healthz, /readyz and /metrics outside /v1, with no key. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.ts';
+import { MonitorScheduler } from '../monitors/scheduler.ts';
+import { DEFAULT_LIMITS } from '../providers/web/fetch-page.ts';
+import { guardedAgent } from '../providers/web/guarded-agent.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 
 const cost = (operationId: string) => operations.find((row) => row.operationId === operationId)!;
@@ -95,6 +98,15 @@ describe('the operator endpoints', () => {
     expect(sample(text, 'wsdq_credits_charged_total', { operation: 'batchScrapeWebPages' })).toBe(cost('batchScrapeWebPages').creditCost + cost('batchScrapeWebPages').creditCostPerPage);
     expect(text).not.toContain(id);
     expect(text).not.toContain(secret);
+  });
+
+  it('GET /metrics counts a monitor check the upstream failed as an upstream error', async () => {
+    const { secret } = server.key();
+    expect((await server.call('/web/monitors', { method: 'POST', key: secret, body: { url: 'https://fail-503.sandbox.test/pricing' } })).status).toBe(200);
+    const policy = { allowPrivateNetwork: false };
+    await new MonitorScheduler(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: DEFAULT_LIMITS }, server.metrics).tick();
+    const text = await (await fetch(`${origin}/metrics`)).text();
+    expect(sample(text, 'wsdq_upstream_errors_total', { provider: 'sandbox', code: 'upstream_failed' })).toBe(1);
   });
 
   it('GET /metrics answers the Prometheus text format', async () => {
