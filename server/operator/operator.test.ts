@@ -1,6 +1,9 @@
 /** The operator's endpoints on a real server: /healthz, /readyz and /metrics outside /v1, with no key. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.ts';
+import { LiveJobRunner } from '../jobs/live-runner.ts';
 import { MonitorScheduler } from '../monitors/scheduler.ts';
 import { DEFAULT_LIMITS } from '../providers/web/fetch-page.ts';
 import { guardedAgent } from '../providers/web/guarded-agent.ts';
@@ -123,5 +126,30 @@ describe('the operator endpoints', () => {
     await fetch(`${origin}${path}`);
     const text = await (await fetch(`${origin}/metrics`)).text();
     expect(text).not.toMatch(/^wsdq_http_requests_total\{/m);
+  });
+});
+
+describe('the metrics of live jobs', () => {
+  it('a page the site fails counts as an upstream error of the web provider', async () => {
+    const site = createServer((request, response) => {
+      response.writeHead(request.url === '/broken' ? 500 : 200, { 'content-type': 'text/html' });
+      response.end('<html><body><h1>A page</h1><p>Some text for the page.</p></body></html>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const server = await startTestServer({ allowPrivateNetwork: true, providers: { web: { name: 'web', fetch: async () => ({}) } }, routes: { batchScrapeWebPages: 'web' } });
+    try {
+      const { secret, id } = server.key({ credits: 100, sandbox: false });
+      const submitted = await server.call('/web/batch-scrape', { method: 'POST', key: secret, body: { urls: [`${siteOrigin}/fine`, `${siteOrigin}/broken`] } });
+      expect(submitted.status).toBe(200);
+      const policy = { allowPrivateNetwork: true };
+      await new LiveJobRunner(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: DEFAULT_LIMITS }, server.metrics).work(id, submitted.body.data.job.id);
+      const text = await (await fetch(`${new URL(server.baseUrl).origin}/metrics`)).text();
+      expect(sample(text, 'wsdq_upstream_errors_total', { provider: 'web', code: 'upstream_failed' })).toBe(1);
+      expect(sample(text, 'wsdq_credits_charged_total', { operation: 'batchScrapeWebPages' })).toBe(cost('batchScrapeWebPages').creditCost + cost('batchScrapeWebPages').creditCostPerPage);
+    } finally {
+      await server.close();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
   });
 });
