@@ -642,7 +642,9 @@ export interface components {
         };
         /**
          * @description The precise cause of an error, one code per cause. Stable: new codes may be added, none is
-         *     renamed. The table is machine-readable in `x-error-catalog` (code → status and type).
+         *     renamed. The table is machine-readable in `x-error-catalog` (code → status and type); each code
+         *     has its heading, with what to do about it, in the Errors section of the reference, where the
+         *     error's `doc_url` points.
          *
          *     | code | status | type | cause |
          *     |---|---|---|---|
@@ -705,7 +707,7 @@ export interface components {
             status: 400 | 401 | 402 | 403 | 404 | 405 | 409 | 422 | 429 | 500 | 502 | 503 | 504;
             /**
              * Format: uri
-             * @description Documentation of this `code`: the service's rendered reference, served at `/docs` beside `/v1`, at the anchor of the code (`/docs/errors#<code>`).
+             * @description Documentation of this `code`: the heading of the code in the Errors section of this reference, as the service serves it at `/docs` beside `/v1`, so `<base>/docs#section/<code>`, where `<base>` is the scheme, host and port the caller used (the mock: its own), or the public address the operator configured for a deployment behind a proxy (`PUBLIC_BASE_URL`).
              */
             doc_url: string;
         };

@@ -5,3 +5,13 @@ import { fileURLToPath } from 'node:url';
 export const contractPath = fileURLToPath(new URL('../generated/openapi.json', import.meta.url));
 
 export const contractDocument: Record<string, unknown> = JSON.parse(readFileSync(contractPath, 'utf8'));
+
+/** Follows local `$ref`s (`#/components/...`) of the bundle until a node that is not a reference. */
+export function resolveRef<T = Record<string, unknown>>(node: unknown): T {
+  let current = node as { $ref?: unknown };
+  while (current && typeof current.$ref === 'string') {
+    current = (current.$ref as string).slice(2).split('/')
+      .reduce<any>((parent, part) => parent[part.replace(/~1/g, '/').replace(/~0/g, '~')], contractDocument);
+  }
+  return current as T;
+}

@@ -1,6 +1,6 @@
 /** The contract's error envelope and the four headers every answer carries, derived from its body (mock and server). */
-import { contractDocument } from './contract-document.ts';
 import { errorCatalog, type ErrorCode } from '../generated/errors.ts';
+import { errorDocUrl } from './docs-link.ts';
 
 export type XCache = 'HIT' | 'MISS' | 'BYPASS';
 
@@ -22,11 +22,11 @@ export interface EnvelopeBody {
   [field: string]: unknown;
 }
 
-const serverUrl = new URL((contractDocument.servers as { url: string }[])[0]!.url);
-const DOCS_BASE = `${serverUrl.origin}/docs/errors`;
-
-/** Status and error envelope for an error `code`; no error charges credits. */
-export function errorAnswer(code: ErrorCode, message: string, context: AnswerContext, requestId: string): { status: number; body: EnvelopeBody } {
+/**
+ * Status and error envelope for an error `code`; no error charges credits. `docsBase` is the
+ * reference's address as the caller reached it (docs-link.ts), where `doc_url` points.
+ */
+export function errorAnswer(code: ErrorCode, message: string, context: AnswerContext, requestId: string, docsBase: string): { status: number; body: EnvelopeBody } {
   const { status, type } = errorCatalog[code];
   return {
     status,
@@ -38,7 +38,7 @@ export function errorAnswer(code: ErrorCode, message: string, context: AnswerCon
       credits_remaining: context.creditsRemaining,
       request_id: requestId,
       cached: false,
-      error: { code, type, message, status, doc_url: `${DOCS_BASE}#${code}` },
+      error: { code, type, message, status, doc_url: errorDocUrl(docsBase, code) },
     },
   };
 }

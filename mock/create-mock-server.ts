@@ -1,18 +1,24 @@
 /**
  * The mock's HTTP server: the contract's routes at `/v1`, answered by Prism, with every answer in
  * the contract's envelope and headers. Reads top to bottom: CORS, route, key, selection, body,
- * Prism, then the envelope's headers.
+ * Prism, then the envelope's headers. `/docs` serves the rendered reference, where error links point.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { OperationRow } from '../generated/operations.ts';
-import type { ErrorCode } from '../generated/errors.ts';
+import { errorCatalog, type ErrorCode } from '../generated/errors.ts';
 import { matchRoute } from '../lib/contract-routes.ts';
+import { DOCS_PATH, docsBaseUrl, errorDocUrl } from '../lib/docs-link.ts';
 import { envelopeHeaders, errorAnswer, type AnswerContext, type EnvelopeBody, type XCache } from '../lib/envelope.ts';
+import { sendReferencePage } from '../lib/reference-page.ts';
 import { newRequestId } from '../lib/request-id.ts';
+import { crossParameterProblem } from '../lib/cross-parameter-rules.ts';
+import * as messages from '../lib/error-messages.ts';
+import { emptyValueProblems } from './empty-values.ts';
 import type { PrismEngine } from './prism-engine.ts';
-import { readPreferences, takeSelectionQuery } from './preferences.ts';
+import { readPreferences, takeSelectionQuery, unmetPreference } from './preferences.ts';
 import { readBody } from './read-body.ts';
-import { invalidParametersMessage, requestProblems } from './validation-message.ts';
+import { selectedError } from './selected-error.ts';
+import { requestProblems } from './validation-message.ts';
 
 const BASE_PATH = '/v1';
 
@@ -80,35 +86,46 @@ function cacheConsulted(operation: OperationRow, query: URLSearchParams, headers
   return query.get('fresh') !== 'true';
 }
 
+/**
+ * The body, as the server reads it: a JSON-like media type (`application/json`, `application/*+json`)
+ * is parsed, so malformed JSON is `invalid_json_body` either way; only `application/json` is the
+ * contract's, so any other label is `unsupported_media_type`.
+ */
 async function parseJsonBody(request: IncomingMessage, context: AnswerContext): Promise<unknown> {
   const body = await readBody(request);
-  if (!body.ok) throw new ErrorAnswer('body_too_large', 'The request body is over 1 MiB.', context);
+  if (!body.ok) throw new ErrorAnswer('body_too_large', messages.bodyTooLarge(), context);
   if (body.text.trim() === '') return undefined;
   const contentType = request.headers['content-type'] ?? '';
   if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType)) {
-    throw new ErrorAnswer('unsupported_media_type', `The request body must be application/json, not ${contentType || 'unlabelled'}.`, context);
+    throw new ErrorAnswer('unsupported_media_type', messages.unsupportedMediaType(contentType), context);
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(body.text);
+    parsed = JSON.parse(body.text);
   } catch (error) {
-    throw new ErrorAnswer('invalid_json_body', `The request body is not well-formed JSON: ${(error as Error).message}.`, context);
+    throw new ErrorAnswer('invalid_json_body', messages.invalidJsonBody((error as Error).message), context);
   }
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) throw new ErrorAnswer('unsupported_media_type', messages.unsupportedMediaType(contentType), context);
+  return parsed;
 }
 
 async function answerOperation(request: IncomingMessage, url: URL, operation: OperationRow, engine: PrismEngine): Promise<Answer> {
   const context: AnswerContext = { platform: operation.platform, endpoint: operation.path, creditsRemaining: null };
   const headers = flatHeaders(request);
   if (!headers['x-api-key']) {
-    throw new ErrorAnswer('api_key_missing', 'Missing API key: send it in the x-api-key header.', context);
+    throw new ErrorAnswer('api_key_missing', messages.apiKeyMissing(), context);
   }
   context.creditsRemaining = MOCK_BALANCE;
 
   const query = new URLSearchParams(url.search);
   const selection = readPreferences(headers.prefer, takeSelectionQuery(query));
-  if (!selection.ok) throw new ErrorAnswer('invalid_parameters', invalidParametersMessage([selection.problem]), context);
+  if (!selection.ok) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([selection.problem]), context);
+  const unmet = unmetPreference(operation, selection.preferences);
+  if (unmet) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([unmet]), context);
   const unknownParameters = [...new Set(query.keys())]
     .filter((name) => !operation.queryParameters.includes(name))
     .map((name) => `query.${name} is not a parameter of ${operation.operationId}`);
+  const empty = emptyValueProblems(operation, query, headers);
 
   const body = operation.requestBody === 'none' ? (request.resume(), undefined) : await parseJsonBody(request, context);
   const result = await engine.respond(
@@ -116,11 +133,16 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
     selection.preferences,
   );
   if (result.kind === 'selection-problem') {
-    if (result.status >= 500) throw new ErrorAnswer('internal_error', `The mock could not answer: ${result.detail}`, context);
-    throw new ErrorAnswer('invalid_parameters', invalidParametersMessage([`Prefer cannot be met: ${result.detail}`]), context);
+    const detail = result.detail.replace(/\.+$/, '');
+    if (result.status >= 500) throw new ErrorAnswer('internal_error', `The mock could not answer: ${detail}.`, context);
+    throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([`Prefer cannot be met: ${detail}`]), context);
   }
-  const problems = [...unknownParameters, ...requestProblems(result.diagnostics)];
-  if (problems.length > 0) throw new ErrorAnswer('invalid_parameters', invalidParametersMessage(problems), context);
+  // Prism drops empty values, then calls a required one missing: the empty value's own problem says more.
+  const prismProblems = requestProblems(result.diagnostics).filter((problem) => !empty.locations.some((location) => problem === `${location} is required`));
+  const problems = [...unknownParameters, ...empty.problems, ...prismProblems];
+  if (problems.length > 0) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters(problems), context);
+  const crossProblem = crossParameterProblem(operation.operationId, queryRecord(query), Date.now());
+  if (crossProblem) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([crossProblem]), context);
   if (!isEnvelope(result.body)) throw new ErrorAnswer('internal_error', 'The mock produced an answer outside the envelope.', context);
 
   const envelope = structuredClone(result.body);
@@ -134,24 +156,35 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
     if (!consulted) envelope.cached = false;
     return { status: result.status, body: envelope, xCache: consulted ? (envelope.cached ? 'HIT' : 'MISS') : 'BYPASS', headers: passedHeaders };
   }
-  envelope.platform = operation.platform;
-  envelope.endpoint = operation.path;
-  return { status: result.status, body: envelope, xCache: 'BYPASS', headers: passedHeaders };
+  const requestId = newRequestId();
+  const prismCode = (envelope.error as { code: ErrorCode }).code;
+  const selected = selectedError(result.status, prismCode, selection.preferences.exampleKey !== undefined, {
+    operation, method: operation.method, pathname: url.pathname, headers, requestId, nowMs: Date.now(), balance: MOCK_BALANCE,
+  });
+  const built = errorAnswer(selected.code, selected.message, { ...context, creditsRemaining: selected.creditsRemaining }, requestId, docsBaseUrl(request));
+  return { status: built.status, body: built.body, xCache: 'BYPASS', headers: { ...passedHeaders, ...selected.headers } };
 }
 
 async function answer(request: IncomingMessage, url: URL, engine: PrismEngine): Promise<Answer> {
   const unknownPath: AnswerContext = { platform: 'unknown', endpoint: url.pathname.replace(/^\/v1(?=\/)/, ''), creditsRemaining: null };
   const method = request.method ?? 'GET';
   if (url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) {
-    throw new ErrorAnswer('endpoint_not_found', `No operation at ${method} ${url.pathname}: every path starts with /v1.`, unknownPath);
+    throw new ErrorAnswer('endpoint_not_found', messages.endpointNotFound(method, url.pathname), unknownPath);
   }
   const route = matchRoute(method, url.pathname.slice(BASE_PATH.length));
-  if (route.kind === 'unknown-path') throw new ErrorAnswer('endpoint_not_found', `No operation at ${method} ${url.pathname}.`, unknownPath);
+  if (route.kind === 'unknown-path') throw new ErrorAnswer('endpoint_not_found', messages.endpointNotFound(method, url.pathname), unknownPath);
   if (route.kind === 'wrong-method') {
     const context = { ...unknownPath, platform: url.pathname.split('/')[2] ?? 'unknown' };
-    throw new ErrorAnswer('method_not_allowed', `${url.pathname} does not accept ${method}; it accepts ${route.allow.join(', ')}.`, context, { Allow: route.allow.join(', ') });
+    throw new ErrorAnswer('method_not_allowed', messages.methodNotAllowed(url.pathname, method, route.allow), context, { Allow: route.allow.join(', ') });
   }
   return answerOperation(request, url, route.operation, engine);
+}
+
+/** The contract's error examples link to their code's documentation: the mock points the link at its own `/docs`. */
+function linkedToDocs(answer: Answer, docsBase: string): Answer {
+  const error = answer.body.error as { code?: unknown; doc_url?: string } | undefined;
+  if (error && typeof error.code === 'string' && error.code in errorCatalog) error.doc_url = errorDocUrl(docsBase, error.code as ErrorCode);
+  return answer;
 }
 
 function send(response: ServerResponse, { status, body, xCache, headers = {} }: Answer): void {
@@ -177,8 +210,11 @@ export function createMockServer({ engine, log }: MockServerOptions): Server {
     const started = performance.now();
     const url = new URL(request.url ?? '/', 'http://mock.local');
     allowCors(request, response);
+    const docsBase = docsBaseUrl(request);
     let status: number;
-    if (request.method === 'OPTIONS') {
+    if ((request.method === 'GET' || request.method === 'HEAD') && (url.pathname === DOCS_PATH || url.pathname === `${DOCS_PATH}/`)) {
+      status = await sendReferencePage(response);
+    } else if (request.method === 'OPTIONS') {
       response.writeHead(204, {
         'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE',
         'Access-Control-Allow-Headers': request.headers['access-control-request-headers'] ?? 'x-api-key, content-type, idempotency-key, cache-control, prefer',
@@ -189,13 +225,13 @@ export function createMockServer({ engine, log }: MockServerOptions): Server {
     } else {
       let result: Answer;
       try {
-        result = await answer(request, url, engine);
+        result = linkedToDocs(await answer(request, url, engine), docsBase);
       } catch (error) {
         const failure = error instanceof ErrorAnswer
           ? error
           : new ErrorAnswer('internal_error', 'The mock failed while answering.', { platform: 'unknown', endpoint: url.pathname, creditsRemaining: null });
         if (!(error instanceof ErrorAnswer)) log(`mock failure: ${(error as Error).stack ?? String(error)}`);
-        const built = errorAnswer(failure.code, failure.message, failure.context, newRequestId());
+        const built = errorAnswer(failure.code, failure.message, failure.context, newRequestId(), docsBase);
         result = { status: built.status, body: built.body, xCache: 'BYPASS', headers: failure.headers };
       }
       send(response, result);

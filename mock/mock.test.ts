@@ -10,6 +10,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQueryClient } from '../generated/client.ts';
+import { operations } from '../generated/operations.ts';
+import { operationName } from '../lib/error-messages.ts';
+import { validRequests } from '../contract-tests/suite/valid-requests.ts';
+import { declaredAnswers } from './declared-answers.ts';
 import { contractPath } from '../lib/contract-document.ts';
 import { createMockServer } from './create-mock-server.ts';
 import { createPrismEngine } from './prism-engine.ts';
@@ -82,6 +86,95 @@ describe('the mock server', () => {
     const answer = await fetch(`${origin}/v1/web/scrape?url=https://example.com`, { headers: { ...KEY, Prefer: 'code=503' } });
     const body = await answer.json();
     expect([answer.status, body.platform, body.endpoint, body.error.code]).toEqual([503, 'web', '/web/scrape', 'provider_unavailable']);
+  });
+
+  describe('an error status selected with Prefer names the operation called and its real figures', () => {
+    const PATH_IDS: Record<string, string> = { job_id: 'job_01M7W3QYVRK6724RN1MPS1JQRE', monitor_id: 'mon_01JD8XE6SZAEAVSNTCPM5Q1NXW' };
+    const names = operations.map((operation) => operationName(operation));
+    const cases = operations.flatMap((operation) =>
+      [...declaredAnswers(operation).keys()].filter((status) => status !== 200).map((status) => ({ operation, status, label: `${operation.operationId} code=${status}` })));
+
+    // Before: `Prefer: code=503` on web/scrape said "No provider is configured for finance/history", `code=402` "web/extract costs 5 credits".
+    it.each(cases)('$label: the message names no other operation, and a 402 the real cost and a balance below it', async ({ operation, status }) => {
+      const valid = validRequests[operation.operationId];
+      const url = new URL(`${origin}/v1${operation.path.replace(/\{(\w+)\}/g, (_, name: string) => PATH_IDS[name]!)}`);
+      for (const [name, value] of Object.entries(valid.query ?? {})) url.searchParams.set(name, value);
+      const answer = await fetch(url, {
+        method: operation.method,
+        headers: { ...KEY, Prefer: `code=${status}`, ...(valid.body ? { 'content-type': 'application/json' } : {}) },
+        body: valid.body ? JSON.stringify(valid.body) : undefined,
+      });
+      const body = await answer.json();
+      expect(answer.status).toBe(status);
+      const message: string = body.error.message;
+      const own = operationName(operation);
+      const others = names.filter((name) => name !== own && !own.startsWith(`${name}/`));
+      expect(others.filter((name) => message.replaceAll(own, '').includes(name)), message).toEqual([]);
+      if (status === 402) {
+        expect(message).toContain(`${own} costs ${operation.creditCost} credit`);
+        expect(message).toContain(`the balance is ${body.credits_remaining}.`);
+        expect(body.credits_remaining).toBe(Math.max(0, operation.creditCost - 1));
+        expect(answer.headers.get('x-credits-remaining')).toBe(String(body.credits_remaining));
+      }
+      if (status === 403 || status === 503) expect(message).toContain(own);
+    });
+  });
+
+  it('answers __code=402 on web/scrape with web/scrape\'s cost and a balance below it (it said "web/extract costs 5 credits")', async () => {
+    const answer = await fetch(`${origin}/v1/web/scrape?url=https://example.com&__code=402`, { headers: KEY });
+    const body = await answer.json();
+    expect([answer.status, body.credits_remaining, body.error.message]).toEqual([402, 0, 'Insufficient credits: web/scrape costs 1 credit, the balance is 0.']);
+  });
+
+  it('answers a 404 of an operation with an id as resource_not_found naming that id, and of another with upstream_not_found', async () => {
+    const job = await fetch(`${origin}/v1/web/jobs/job_01M7W3QYVRK6724RN1MPS1JQRE`, { headers: { ...KEY, Prefer: 'code=404' } });
+    expect((await job.json()).error).toMatchObject({ code: 'resource_not_found', message: 'No job job_01M7W3QYVRK6724RN1MPS1JQRE for this API key.' });
+    const scrape = await fetch(`${origin}/v1/web/scrape?url=https://example.com`, { headers: { ...KEY, Prefer: 'code=404' } });
+    expect((await scrape.json()).error).toMatchObject({ code: 'upstream_not_found', message: 'The upstream of web/scrape answered 404 Not Found.' });
+  });
+
+  it('answers a selected 429 with a message that agrees with its Retry-After and RateLimit fields', async () => {
+    const answer = await fetch(`${origin}/v1/web/jobs`, { headers: { ...KEY, Prefer: 'code=429' } });
+    expect(answer.status).toBe(429);
+    expect((await answer.json()).error.message).toBe('Rate limit reached: 120 requests per 60 seconds for this key. Retry in 12 seconds.');
+    expect([answer.headers.get('retry-after'), answer.headers.get('ratelimit'), answer.headers.get('ratelimit-policy')]).toEqual(['12', '"per-key";r=0;t=12', '"per-key";q=120;w=60']);
+  });
+
+  // Before: "Response for contentType: application/json and exampleKey: nope does not exist.." (two periods, no names).
+  it('refuses an example name the operation does not have by listing the names it has, with one period', async () => {
+    const answer = await fetch(`${origin}/v1/web/scrape?url=https://example.com`, { headers: { ...KEY, Prefer: 'example=nope' } });
+    expect(answer.status).toBe(422);
+    expect((await answer.json()).error.message).toBe(
+      'Invalid parameters: Prefer example=nope cannot be met: scrapeWebPage has no example named "nope" for status 200; its examples are article, links_and_html (for the examples of another status, send code=<status> with example).',
+    );
+    const ofAnotherStatus = await fetch(`${origin}/v1/web/scrape?url=https://example.com&__example=capability_unavailable`, { headers: KEY });
+    expect((await ofAnotherStatus.json()).error.message).toBe(
+      'Invalid parameters: Prefer example=capability_unavailable cannot be met: scrapeWebPage has no example named "capability_unavailable" for status 200; its examples are article, links_and_html; "capability_unavailable" is an example of status 503: send code=503 with it.',
+    );
+    const withCode = await fetch(`${origin}/v1/web/scrape?url=https://example.com`, { headers: { ...KEY, Prefer: 'code=503, example=nope' } });
+    expect([withCode.status, (await withCode.json()).error.message]).toEqual([422, expect.stringContaining('for status 503; its examples are provider_unavailable, capability_unavailable, service_unavailable')]);
+  });
+
+  // Before: "Requested status code 418 is not defined in the document.." (two periods, no statuses).
+  it('refuses a status the operation does not declare by listing the statuses it declares, with one period', async () => {
+    const answer = await fetch(`${origin}/v1/web/jobs`, { headers: { ...KEY, Prefer: 'code=418' } });
+    expect(answer.status).toBe(422);
+    expect((await answer.json()).error.message).toBe(
+      'Invalid parameters: Prefer code=418 cannot be met: listJobs declares the statuses 200, 400, 401, 402, 403, 404, 409, 422, 429, 500, 502, 503, 504.',
+    );
+  });
+
+  it('refuses what Prism lets through and the server refuses: empty values, a body labelled application/*+json, a cross-parameter rule', async () => {
+    const emptyKey = await fetch(`${origin}/v1/web/jobs`, { headers: { ...KEY, 'Idempotency-Key': '' } });
+    expect([emptyKey.status, (await emptyKey.json()).error.message]).toEqual([422, expect.stringContaining('headers.idempotency-key must NOT have fewer than 1 characters')]);
+    const emptyCursor = await fetch(`${origin}/v1/web/jobs?cursor=`, { headers: KEY });
+    expect([emptyCursor.status, (await emptyCursor.json()).error.message]).toEqual([422, 'Invalid parameters: query.cursor must NOT have fewer than 1 characters.']);
+    const emptyUrl = await fetch(`${origin}/v1/web/scrape?url=`, { headers: KEY });
+    expect((await emptyUrl.json()).error.message).not.toContain('query.url is required');
+    const vendorJson = await fetch(`${origin}/v1/web/crawl`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/vnd.api+json' }, body: '{"url":"https://example.com"}' });
+    expect([vendorJson.status, (await vendorJson.json()).error]).toEqual([422, expect.objectContaining({ code: 'unsupported_media_type', message: 'The request body must be application/json, not application/vnd.api+json.' })]);
+    const extract = await fetch(`${origin}/v1/web/extract?url=https://example.com`, { headers: KEY });
+    expect([extract.status, (await extract.json()).error.message]).toEqual([422, 'Invalid parameters: give exactly one of query.schema and query.prompt (neither was given).']);
   });
 
   it('keeps dynamic arrays to a handful of items, even where the contract allows thousands', async () => {

@@ -3,6 +3,9 @@
  * `example=<name>`, `dynamic=true`, `seed=<text>`), or the query parameters `__code`,
  * `__example`, `__dynamic` and `__seed` when there is no `Prefer` header.
  */
+import type { OperationRow } from '../generated/operations.ts';
+import { declaredAnswers } from './declared-answers.ts';
+
 export interface Preferences {
   code?: number;
   exampleKey?: string;
@@ -53,4 +56,29 @@ export function readPreferences(preferHeader: string | undefined, selectionQuery
   const seed = pairs.get('seed');
   if (seed) preferences.seed = seed;
   return { ok: true, preferences };
+}
+
+/**
+ * Why the operation cannot answer as preferred (an undeclared status, an example name it does not
+ * have), saying what exists; undefined when it can. The clause ends without a period: it goes into
+ * an `invalid_parameters` message, which adds one.
+ */
+export function unmetPreference(operation: OperationRow, preferences: Preferences): string | undefined {
+  const answers = declaredAnswers(operation);
+  const name = operation.operationId;
+  if (preferences.code !== undefined && !answers.has(preferences.code)) {
+    return `Prefer code=${preferences.code} cannot be met: ${name} declares the statuses ${[...answers.keys()].join(', ')}`;
+  }
+  const { exampleKey } = preferences;
+  if (exampleKey === undefined) return undefined;
+  const status = preferences.code ?? 200;
+  const names = (answers.get(status) ?? []).map((example) => example.name);
+  if (names.includes(exampleKey)) return undefined;
+  const unmet = `Prefer example=${exampleKey} cannot be met: ${name} has no example named "${exampleKey}" for status ${status}`;
+  const existing = names.length > 0 ? `; its examples are ${names.join(', ')}` : ', which has no named examples';
+  const elsewhere = [...answers].filter(([other, examples]) => other !== status && examples.some((example) => example.name === exampleKey)).map(([other]) => other);
+  const hint = elsewhere.length > 0
+    ? `; "${exampleKey}" is an example of status ${elsewhere.join(', ')}: send code=${elsewhere[0]} with it`
+    : ' (for the examples of another status, send code=<status> with example)';
+  return `${unmet}${existing}${hint}`;
 }

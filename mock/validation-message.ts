@@ -1,4 +1,4 @@
-/** Turns Prism's request diagnostics into the contract's precise `invalid_parameters` message. */
+/** Turns Prism's request diagnostics into the clauses of the contract's precise `invalid_parameters` message. */
 
 export interface Diagnostic {
   path?: readonly (string | number)[];
@@ -21,9 +21,4 @@ function describe(diagnostic: Diagnostic): string {
 /** The error diagnostics of a request, one readable clause each; empty when the request is valid. */
 export function requestProblems(diagnostics: readonly Diagnostic[]): string[] {
   return diagnostics.filter((diagnostic) => diagnostic.severity === ERROR_SEVERITY).map(describe);
-}
-
-/** `Invalid parameters: a; b.` */
-export function invalidParametersMessage(problems: readonly string[]): string {
-  return `Invalid parameters: ${problems.join('; ')}.`;
 }

@@ -1,7 +1,9 @@
 /** Renders the contract as a single self-contained HTML reference (Redoc, scripts inlined). */
 import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { assertContractLintsClean } from './contract-problems.ts';
 import { contractRoot, projectRoot } from './paths.ts';
 
 const run = promisify(execFile);
@@ -9,14 +11,35 @@ const run = promisify(execFile);
 /** Where `npm run docs` writes the reference. */
 export const referencePath = join(projectRoot, 'build', 'reference.html');
 
-/** Writes the reference of the contract to `outputPath`; it loads nothing from the network. */
-export async function buildReference(outputPath: string = referencePath): Promise<string> {
+/** Redocly's attribution in the menu ("API docs by …"), drawn here so the page loads no image. */
+const ATTRIBUTION_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16" viewBox="0 0 64 16"><text x="0" y="12" font-family="sans-serif" font-size="12" font-weight="600" fill="#227a88">Redocly</text></svg>`;
+
+/**
+ * Images Redoc's bundle loads from a CDN whatever the settings (its attribution logo, which no
+ * option turns off), each replaced by an inline image: the page must render offline.
+ */
+const CDN_IMAGES = [
+  'https://cdn.redoc.ly/redoc/logo-mini-full.svg',
+  'https://cdn.redoc.ly/redoc/logo-mini.svg',
+];
+
+function inlineCdnImages(html: string): string {
+  const inline = `data:image/svg+xml;base64,${Buffer.from(ATTRIBUTION_SVG).toString('base64')}`;
+  return CDN_IMAGES.reduce((page, url) => page.replaceAll(url, inline), html);
+}
+
+/**
+ * Writes the reference of the contract at `contract` to `outputPath`; it loads nothing from the
+ * network. A contract that does not lint clean throws a ContractProblemsError instead.
+ */
+export async function buildReference(outputPath: string = referencePath, contract: string = contractRoot): Promise<string> {
+  await assertContractLintsClean(contract);
   const redocly = join(projectRoot, 'node_modules', '.bin', 'redocly');
   await run(
     redocly,
     [
       'build-docs',
-      contractRoot,
+      contract,
       '--inlineBundle',
       '--output',
       outputPath,
@@ -27,5 +50,6 @@ export async function buildReference(outputPath: string = referencePath): Promis
     ],
     { cwd: projectRoot },
   );
+  await writeFile(outputPath, inlineCdnImages(await readFile(outputPath, 'utf8')));
   return outputPath;
 }

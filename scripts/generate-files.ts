@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { assertContractLintsClean } from './contract-problems.ts';
 import { projectRoot, contractRoot } from './paths.ts';
 
 const run = promisify(execFile);
@@ -37,11 +38,11 @@ interface Bundle {
   };
 }
 
-/** Bundles the contract into `<dir>/openapi.json` with the project's Redocly CLI. */
-async function bundleContract(dir: string): Promise<string> {
+/** Bundles the contract at `contract` into `<dir>/openapi.json` with the project's Redocly CLI. */
+async function bundleContract(dir: string, contract: string): Promise<string> {
   const output = join(dir, 'openapi.json');
   const redocly = join(projectRoot, 'node_modules', '.bin', 'redocly');
-  await run(redocly, ['bundle', contractRoot, '--output', output, '--ext', 'json'], { cwd: projectRoot });
+  await run(redocly, ['bundle', contract, '--output', output, '--ext', 'json'], { cwd: projectRoot });
   return output;
 }
 
@@ -135,10 +136,14 @@ ${rows.join('\n')}
 `;
 }
 
-/** Writes all generated files into `dir`. */
-export async function generateFiles(dir: string): Promise<void> {
+/**
+ * Writes all generated files into `dir` from the contract at `contract` (its openapi.yaml); a contract
+ * that does not lint clean throws a ContractProblemsError before anything is written.
+ */
+export async function generateFiles(dir: string, contract: string = contractRoot): Promise<void> {
+  await assertContractLintsClean(contract);
   await mkdir(dir, { recursive: true });
-  const bundlePath = await bundleContract(dir);
+  const bundlePath = await bundleContract(dir, contract);
   const bundleText = await readFile(bundlePath, 'utf8');
   const bundle = JSON.parse(bundleText) as Bundle;
   // defaultNonNullable: false, so request fields with a default stay optional in the types.

@@ -3,8 +3,13 @@
 # (Debian's package) for the browser tests of the rendered reference. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export NODE_RUNNING_NPM="$(node --version)"
 
-npm ci --no-audit --no-fund
+# npm runs on the machine's Node, which may be older than the Node 24 the project runs on (the
+# `node` devDependency puts Node 24 first in every npm script). On Node 20 or 22, npm warns with a
+# five-line EBADENGINE block for each package that needs a newer Node: expected, and harmless, so
+# scripts/engine-warnings.awk sums those blocks up in one line and shows every other line as it is.
+npm ci --no-audit --no-fund 2>&1 | awk -f scripts/engine-warnings.awk
 
 chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
 if [ ! -x "$chromium_path" ]; then

@@ -7,9 +7,11 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { operations } from '../generated/operations.ts';
+import { DOCS_PATH } from '../lib/docs-link.ts';
 import type { Clock } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { authenticate } from './gateway/authenticate.ts';
+import { docsRoute } from './docs-route.ts';
 import { errorHandler } from './gateway/error-handler.ts';
 import { idempotency } from './gateway/idempotency.ts';
 import { bodyErrors, parseJsonBody } from './gateway/parse-body.ts';
@@ -25,7 +27,7 @@ import type { ProviderRegistry } from './providers/registry.ts';
 import type { Stores } from './store/index.ts';
 
 export interface AppDependencies {
-  config: Pick<ServerConfig, 'rateLimit' | 'checkResponseHeaders' | 'allowPrivateNetwork'>;
+  config: Pick<ServerConfig, 'rateLimit' | 'checkResponseHeaders' | 'allowPrivateNetwork' | 'publicBaseUrl'>;
   stores: Stores;
   providers: ProviderRegistry;
   clock: Clock;
@@ -47,6 +49,7 @@ export function createApp({ config, stores, providers, clock, logger, metrics, r
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  app.get(DOCS_PATH, docsRoute(logger));
   app.use(operatorRoutes(stores, metrics, readiness));
   app.use(startCall(logger, metrics));
   app.use(routeOperation());
@@ -64,6 +67,6 @@ export function createApp({ config, stores, providers, clock, logger, metrics, r
   }
 
   app.use(validatorErrors(logger));
-  app.use(errorHandler(stores, clock, sendOptions));
+  app.use(errorHandler(stores, clock, sendOptions, config.publicBaseUrl));
   return app;
 }

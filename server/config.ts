@@ -30,6 +30,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** How often the job runner advances active jobs, in milliseconds. */
   jobTickMs: number;
+  /** Where callers reach the service behind a proxy (error links point there), or null: the address each caller used. */
+  publicBaseUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -95,6 +97,17 @@ function booleanFlag(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new ConfigError(`${name} must be true or false, got "${text}"`);
 }
 
+/** An http(s) URL under which `/v1` and `/docs` are served, without a trailing slash. */
+function publicBaseUrl(env: NodeJS.ProcessEnv): string | null {
+  const text = env.PUBLIC_BASE_URL;
+  if (!text) return null;
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || /[?#]/.test(text) || /\/v1\/?$/.test(url.pathname)) {
+    throw new ConfigError(`PUBLIC_BASE_URL must be the http or https URL under which /v1 and /docs are served, such as https://api.example.com, got "${text}"`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
 /** `120/60`: requests per window of seconds. */
 export function parseRateLimit(text: string, name: string): RateLimitPolicy {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
@@ -141,5 +154,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     checkResponseHeaders: oneOf(env, 'NODE_ENV', NODE_ENVS, 'development') !== 'production',
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     jobTickMs: integer(env, 'JOB_TICK_MS', 100, 10, 60_000),
+    publicBaseUrl: publicBaseUrl(env),
   };
 }

@@ -121,6 +121,7 @@ function casesOf(operation: ContractOperation): ContractCase[] {
       expected: { status: 401, code: 'api_key_missing' },
     },
     invalid(operation, 'unknown query parameter', { query: { ...valid.query, unknown_option: 'x' } }, ['query.unknown_option']),
+    invalid(operation, 'an empty Idempotency-Key', { headers: { 'Idempotency-Key': '' } }, ['headers.idempotency-key']),
   ];
 
   for (const parameter of queryParameters(operation)) {
@@ -135,6 +136,9 @@ function casesOf(operation: ContractOperation): ContractCase[] {
     }
     if (Array.isArray(schema.enum)) {
       cases.push(invalid(operation, `query ${name} outside its enum`, { query: { ...valid.query, [name]: 'not-in-enum' } }, [`query.${name}`]));
+    }
+    if (Number(schema.minLength) >= 1) {
+      cases.push(invalid(operation, `query ${name} empty, below its minLength`, { query: { ...valid.query, [name]: '' } }, [`query.${name}`]));
     }
   }
 
@@ -167,6 +171,12 @@ function casesOf(operation: ContractOperation): ContractCase[] {
       name: `${operation.operationId}: body that is not JSON`,
       rawBody: { text: 'url=https://example.com', contentType: 'application/x-www-form-urlencoded' },
       expected: { status: 422, code: 'unsupported_media_type' },
+    });
+    cases.push({
+      ...base,
+      name: `${operation.operationId}: JSON body labelled application/vnd.api+json`,
+      rawBody: { text: JSON.stringify(valid.body ?? {}), contentType: 'application/vnd.api+json' },
+      expected: { status: 422, code: 'unsupported_media_type', messageIncludes: ['application/vnd.api+json'] },
     });
   }
   return cases;
@@ -206,6 +216,22 @@ function selectionCasesOf(operation: ContractOperation): ContractCase[] {
     expected: { status: 422, code: 'invalid_parameters', messageIncludes: ['418'] },
   });
   return cases;
+}
+
+/** Rules across parameters that the schemas cannot express (lib/cross-parameter-rules.ts), one case each. */
+function crossParameterCases(): ContractCase[] {
+  const operation = (operationId: OperationId) => operations.find((candidate) => candidate.operationId === operationId)!;
+  const extract = operation('extractWebData');
+  const search = operation('searchWeb');
+  const history = operation('getPriceHistory');
+  const events = operation('listSocialEvents');
+  return [
+    invalid(extract, 'neither schema nor prompt', { query: withoutKey(validRequests.extractWebData.query, 'prompt') }, ['query.schema', 'query.prompt']),
+    invalid(extract, 'a schema whose root is not an object', { query: { ...withoutKey(validRequests.extractWebData.query, 'prompt'), schema: '{"type":"array"}' } }, ['query.schema']),
+    invalid(search, 'both include_domains and exclude_domains', { query: { ...validRequests.searchWeb.query, include_domains: 'a.com', exclude_domains: 'b.com' } }, ['query.include_domains']),
+    invalid(history, 'range and start together', { query: { ...validRequests.getPriceHistory.query, range: '1y', start: '2026-01-01' } }, ['query.range']),
+    invalid(events, 'until before since', { query: { ...validRequests.listSocialEvents.query, since: '2026-05-02', until: '2026-05-01' } }, ['query.until']),
+  ];
 }
 
 const routingCases: ContractCase[] = [
@@ -339,6 +365,7 @@ function stateCasesOf(operation: ContractOperation): ContractCase[] {
 /** Every shared case, in a stable order. */
 export const contractCases: ContractCase[] = [
   ...operations.flatMap(casesOf),
+  ...crossParameterCases(),
   ...operations.flatMap(keyCasesOf),
   ...operations.flatMap(stateCasesOf),
   ...routingCases,

@@ -4,18 +4,21 @@
  */
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { docsBaseUrl } from '../../lib/docs-link.ts';
 import { errorAnswer } from '../../lib/envelope.ts';
 import type { Clock } from '../clock.ts';
 import type { Stores } from '../store/index.ts';
 import { callOf } from './call.ts';
 import { sendEnvelope, type SendOptions } from './send.ts';
 import { ServiceError } from './service-error.ts';
+import { internalError } from '../../lib/error-messages.ts';
 
-export function errorHandler(stores: Stores, clock: Clock, options: SendOptions): ErrorRequestHandler {
+/** `publicBaseUrl`: where the service is reached behind a proxy, for `doc_url` (null: the address the caller used). */
+export function errorHandler(stores: Stores, clock: Clock, options: SendOptions, publicBaseUrl: string | null): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
     const call = callOf(res);
-    const failure = error instanceof ServiceError ? error : new ServiceError('internal_error', `The request could not be processed. Report request id ${call.requestId}.`);
+    const failure = error instanceof ServiceError ? error : new ServiceError('internal_error', internalError(call.requestId));
     if (!(error instanceof ServiceError)) options.logger.error({ request_id: call.requestId, err: error }, 'unexpected failure');
 
     if (call.key && call.charged > 0) {
@@ -30,7 +33,7 @@ export function errorHandler(stores: Stores, clock: Clock, options: SendOptions)
     const context = call.operation
       ? { platform: call.operation.platform, endpoint: call.operation.path, creditsRemaining: call.creditsRemaining }
       : { platform: failure.code === 'method_not_allowed' ? (req.path.split('/')[2] ?? 'unknown') : 'unknown', endpoint: req.path.replace(/^\/v1(?=\/)/, ''), creditsRemaining: call.creditsRemaining };
-    const { status, body } = errorAnswer(failure.code, failure.message, context, call.requestId);
+    const { status, body } = errorAnswer(failure.code, failure.message, context, call.requestId, docsBaseUrl(req, publicBaseUrl));
     sendEnvelope(res, status, body, failure.headers, options);
   };
 }

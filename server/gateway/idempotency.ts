@@ -9,6 +9,7 @@ import type { Clock } from '../clock.ts';
 import type { IdempotencyRecords } from '../store/idempotency-records.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
+import { idempotencyKeyReused, idempotencyRequestInProgress } from '../../lib/error-messages.ts';
 
 /** Method, path, query (in order) and body of a request, hashed. */
 function fingerprint(req: Request): string {
@@ -35,10 +36,10 @@ export function idempotency(records: IdempotencyRecords, clock: Clock): RequestH
       return next();
     }
     if (!claim.sameRequest) {
-      throw new ServiceError('idempotency_key_reused', `Idempotency-Key ${idempotencyKey} was used with a different request (${req.method} ${req.path} with other parameters or body).`);
+      throw new ServiceError('idempotency_key_reused', idempotencyKeyReused(idempotencyKey, req.method, req.path));
     }
     if (claim.kind === 'in_flight') {
-      throw new ServiceError('idempotency_request_in_progress', `A request with Idempotency-Key ${idempotencyKey} is still in progress; retry when it has finished.`);
+      throw new ServiceError('idempotency_request_in_progress', idempotencyRequestInProgress(idempotencyKey));
     }
     const stored = JSON.parse(claim.answer.body) as { request_id: string; credits_used: number; credits_remaining: number | null; cached: boolean };
     call.xCache = claim.answer.headers['X-Cache'] as typeof call.xCache;

@@ -7,6 +7,7 @@ import type { Clock } from '../clock.ts';
 import type { RateLimitPolicy } from '../config.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
+import { rateLimited } from '../../lib/error-messages.ts';
 
 const POLICY_NAME = 'per-key';
 
@@ -46,7 +47,7 @@ export function rateLimit(limiter: RateLimiter, defaultPolicy: RateLimitPolicy):
     const policy = key.rateLimit ?? defaultPolicy;
     const { allowed, remaining, resetSeconds } = limiter.take(key.id, policy);
     if (!allowed) {
-      throw new ServiceError('rate_limited', `Rate limit reached: ${policy.requests} requests per ${policy.windowSeconds} seconds for this key. Retry in ${resetSeconds} seconds.`, {
+      throw new ServiceError('rate_limited', rateLimited(policy, resetSeconds), {
         'Retry-After': String(resetSeconds),
         RateLimit: `"${POLICY_NAME}";r=${remaining};t=${resetSeconds}`,
         'RateLimit-Policy': `"${POLICY_NAME}";q=${policy.requests};w=${policy.windowSeconds}`,

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { contractDocument } from '../../lib/contract-document.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
+import { internalError, invalidParameters as invalidParametersMessage, unsupportedMediaType } from '../../lib/error-messages.ts';
 
 interface ValidatorErrorItem {
   path?: string;
@@ -33,7 +34,7 @@ function describe(item: ValidatorErrorItem): string {
 }
 
 function invalidParameters(problems: string[]): ServiceError {
-  return new ServiceError('invalid_parameters', `Invalid parameters: ${[...new Set(problems)].join('; ')}.`);
+  return new ServiceError('invalid_parameters', invalidParametersMessage(problems));
 }
 
 const RESERVED_LEFT_BY_ENCODE_URI_COMPONENT = /[!'()*]/g;
@@ -96,14 +97,14 @@ function validatorMiddleware(): RequestHandler[] {
 
 /** Turns the validator's errors into the contract's. */
 export function validatorErrors(logger: Logger): ErrorRequestHandler {
-  return (error: ValidatorError, _req, res, next) => {
+  return (error: ValidatorError, req, res, next) => {
     if (error instanceof ServiceError || !Array.isArray(error.errors) || typeof error.status !== 'number') return next(error);
     const call = callOf(res);
     if (error.status === 500) {
       logger.error({ request_id: call.requestId, problems: error.errors }, 'response does not match the contract');
-      return next(new ServiceError('internal_error', 'The request could not be processed.'));
+      return next(new ServiceError('internal_error', internalError(call.requestId)));
     }
-    if (error.status === 415) return next(new ServiceError('unsupported_media_type', `The request body must be application/json: ${error.message}.`));
+    if (error.status === 415) return next(new ServiceError('unsupported_media_type', unsupportedMediaType(req.get('content-type') ?? '')));
     next(invalidParameters([...call.unknownParameters, ...error.errors.map(describe)]));
   };
 }

@@ -3,6 +3,7 @@ import type { OperationId } from '../../generated/operations.ts';
 import { ulid } from '../../lib/request-id.ts';
 import { timestamp } from '../clock.ts';
 import { ServiceError } from '../gateway/service-error.ts';
+import { invalidParameters, providerUnavailable } from '../../lib/error-messages.ts';
 import { decodeCursor } from '../store/cursor.ts';
 import { TERMINAL_STATUSES, type Job } from '../store/jobs.ts';
 import { checkTarget } from './targets.ts';
@@ -13,12 +14,12 @@ import { queueJobEvent } from '../webhooks/job-events.ts';
 const DEFAULT_PAGE_SIZE = 20;
 
 function invalid(problem: string): ServiceError {
-  return new ServiceError('invalid_parameters', `Invalid parameters: ${problem}.`);
+  return new ServiceError('invalid_parameters', invalidParameters([problem]));
 }
 
 function requireJobRunner(context: OperationContext): void {
   if (!context.deps.providers.runsJobs(context.key, context.operation.operationId)) {
-    throw new ServiceError('provider_unavailable', `No provider is configured for ${context.operation.path.slice(1)} jobs; no credits were used.`);
+    throw new ServiceError('provider_unavailable', providerUnavailable(context.operation));
   }
 }
 

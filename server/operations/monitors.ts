@@ -3,6 +3,7 @@ import type { OperationId } from '../../generated/operations.ts';
 import { ulid } from '../../lib/request-id.ts';
 import { timestamp } from '../clock.ts';
 import { ServiceError } from '../gateway/service-error.ts';
+import { capabilityUnavailable, invalidParameters } from '../../lib/error-messages.ts';
 import { decodeCursor } from '../store/cursor.ts';
 import type { Monitor } from '../store/monitors.ts';
 import { checkCron } from '../monitors/schedule.ts';
@@ -16,7 +17,7 @@ const MAX_INTERVAL_MINUTES = 7 * 24 * 60;
 const UNIT_MINUTES: Record<string, number> = { minute: 1, hour: 60, day: 24 * 60 };
 
 function invalid(problem: string): ServiceError {
-  return new ServiceError('invalid_parameters', `Invalid parameters: ${problem}.`);
+  return new ServiceError('invalid_parameters', invalidParameters([problem]));
 }
 
 function checkScheduleFields(body: Record<string, unknown>): void {
@@ -52,8 +53,8 @@ function checkMonitor(monitor: Pick<Monitor, 'mode' | 'query' | 'judge_enabled' 
 
 function checkCapabilities(context: OperationContext, monitor: Pick<Monitor, 'mode' | 'judge_enabled'>): void {
   if (context.key.sandbox) return;
-  if (monitor.mode === 'search') throw new ServiceError('capability_unavailable', 'Monitors in mode search need a search provider, and none is configured; no credits were used.');
-  if (monitor.judge_enabled) throw new ServiceError('capability_unavailable', 'judge_enabled needs a judge provider, and none is configured; no credits were used.');
+  if (monitor.mode === 'search') throw new ServiceError('capability_unavailable', capabilityUnavailable('Monitors in mode search need a search provider, and none is configured'));
+  if (monitor.judge_enabled) throw new ServiceError('capability_unavailable', capabilityUnavailable('judge_enabled needs a judge provider, and none is configured'));
 }
 
 /** The monitor's URL and webhook_url must be fetchable addresses. */

@@ -10,6 +10,7 @@ import { envelopeHeaders } from '../../lib/envelope.ts';
 import { callOf } from '../gateway/call.ts';
 import { sendEnvelope, type SendOptions } from '../gateway/send.ts';
 import { ServiceError } from '../gateway/service-error.ts';
+import { insufficientCredits } from '../../lib/error-messages.ts';
 import type { Dependencies, OperationContext, OperationHandler } from './types.ts';
 
 const WINDOW_SECONDS_DEFAULT = 900;
@@ -81,7 +82,7 @@ export function operationRoute(operation: OperationRow, handler: OperationHandle
     const charge = deps.stores.ledger.charge(key.id, operation.creditCost, { requestId: call.requestId, operationId: operation.operationId }, new Date(deps.clock.now()));
     call.creditsRemaining = charge.balance;
     if (!charge.ok) {
-      throw new ServiceError('insufficient_credits', `Insufficient credits: ${operation.path.slice(1)} costs ${operation.creditCost} credit${operation.creditCost === 1 ? '' : 's'}, the balance is ${charge.balance}.`);
+      throw new ServiceError('insufficient_credits', insufficientCredits(operation, charge.balance));
     }
     call.charged = operation.creditCost;
 

@@ -41,6 +41,8 @@ export interface TestServerOptions {
   allowPrivateNetwork?: boolean;
   /** Where the manual clock starts (milliseconds since the epoch). */
   clockStart?: number;
+  /** PUBLIC_BASE_URL: where the service is reached behind a proxy. */
+  publicBaseUrl?: string;
 }
 
 export interface TestServer {
@@ -66,7 +68,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const logLines: Record<string, unknown>[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(JSON.parse(line)) });
   const providers = new ProviderRegistry(options.routes ?? {}, options.providers ?? {}, sandboxProvider);
-  const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true, allowPrivateNetwork: options.allowPrivateNetwork ?? false }, stores, providers, clock, logger, metrics, readiness });
+  const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true, allowPrivateNetwork: options.allowPrivateNetwork ?? false, publicBaseUrl: options.publicBaseUrl ?? null }, stores, providers, clock, logger, metrics, readiness });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });

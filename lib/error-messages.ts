@@ -1,0 +1,117 @@
+/**
+ * The one catalogue of error messages, shared by the server (where it refuses a call) and the mock
+ * (where it answers an error status selected with `Prefer`). Each function takes the facts the
+ * message states, so a message always names the operation called and its real figures.
+ */
+import type { OperationRow } from '../generated/operations.ts';
+
+/** How a message names an operation: its path below `/v1` without the leading slash (`web/scrape`). */
+export function operationName(operation: OperationRow): string {
+  return operation.path.slice(1);
+}
+
+function credits(amount: number): string {
+  return `${amount} credit${amount === 1 ? '' : 's'}`;
+}
+
+/** `Invalid parameters: a; b.` (each problem once, in order). */
+export function invalidParameters(problems: readonly string[]): string {
+  return `Invalid parameters: ${[...new Set(problems)].join('; ')}.`;
+}
+
+export function apiKeyMissing(): string {
+  return 'Missing API key: send it in the x-api-key header.';
+}
+
+export function apiKeyInvalid(): string {
+  return 'Invalid API key: this key was not issued by this service.';
+}
+
+export function apiKeyRevoked(revokedAt: string): string {
+  return `API key was revoked at ${revokedAt}.`;
+}
+
+export function apiKeyExpired(expiredAt: string): string {
+  return `API key expired at ${expiredAt}.`;
+}
+
+export function scopeDenied(operation: OperationRow, keyScopes: readonly string[], missing: readonly string[]): string {
+  return `This key has the scopes ${keyScopes.join(', ') || '(none)'}; ${operationName(operation)} needs the scope ${missing.join(', ')}.`;
+}
+
+export function insufficientCredits(operation: OperationRow, balance: number): string {
+  return `Insufficient credits: ${operationName(operation)} costs ${credits(operation.creditCost)}, the balance is ${balance}.`;
+}
+
+export function providerUnavailable(operation: OperationRow): string {
+  return `No provider is configured for ${operationName(operation)}; no credits were used.`;
+}
+
+export function rateLimited(policy: { requests: number; windowSeconds: number }, retryAfterSeconds: number): string {
+  return `Rate limit reached: ${policy.requests} requests per ${policy.windowSeconds} seconds for this key. Retry in ${retryAfterSeconds} seconds.`;
+}
+
+export function idempotencyKeyReused(idempotencyKey: string, method: string, path: string): string {
+  return `Idempotency-Key ${idempotencyKey} was used with a different request (${method} ${path} with other parameters or body).`;
+}
+
+export function idempotencyRequestInProgress(idempotencyKey: string): string {
+  return `A request with Idempotency-Key ${idempotencyKey} is still in progress; retry when it has finished.`;
+}
+
+export function endpointNotFound(method: string, path: string): string {
+  return path === '/v1' || path.startsWith('/v1/') ? `No operation at ${method} ${path}.` : `No operation at ${method} ${path}: every path starts with /v1.`;
+}
+
+export function methodNotAllowed(path: string, method: string, allow: readonly string[]): string {
+  return `${path} does not accept ${method}; it accepts ${allow.join(', ')}.`;
+}
+
+/** `kind` is what the id names: `job`, `monitor`. */
+export function resourceNotFound(kind: string, id: string): string {
+  return `No ${kind} ${id} for this API key.`;
+}
+
+export function bodyTooLarge(): string {
+  return 'The request body is over 1 MiB.';
+}
+
+export function invalidJsonBody(detail: string): string {
+  return `The request body is not well-formed JSON: ${detail.replace(/\.$/, '')}.`;
+}
+
+/** A body labelled with another media type than `application/json` (or none). */
+export function unsupportedMediaType(contentType: string): string {
+  return `The request body must be application/json, not ${contentType || 'unlabelled'}.`;
+}
+
+export function internalError(requestId: string): string {
+  return `The request could not be processed. Report request id ${requestId}.`;
+}
+
+export function serviceUnavailable(): string {
+  return 'The service is shutting down; retry in a moment.';
+}
+
+/** `capability` says what is missing, e.g. `wait_for needs a headless browser, and none is configured (CHROMIUM_PATH)`. */
+export function capabilityUnavailable(capability: string): string {
+  return `${capability}; no credits were used.`;
+}
+
+/** `parameter` is where the URL was given (`query.url`, `body.webhook_url`). */
+export function urlNotAllowed(parameter: string, host: string): string {
+  return `${parameter} targets a non-public address (${host}): only public addresses may be fetched.`;
+}
+
+export function providerPolicyDenied(operation: OperationRow): string {
+  return `The provider of ${operationName(operation)} refuses automated access to this site.`;
+}
+
+/** The upstream's own answer, for `upstream_rejected` (4xx), `upstream_not_found` (404, 410) and `upstream_failed` (5xx). */
+export function upstreamAnswered(operation: OperationRow, status: string): string {
+  return `The upstream of ${operationName(operation)} answered ${status}.`;
+}
+
+export function upstreamTimeout(operation: OperationRow, timeoutMs: number): string {
+  return `The upstream of ${operationName(operation)} did not answer within the timeout of ${timeoutMs} ms.`;
+}
