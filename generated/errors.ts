@@ -25,6 +25,8 @@ export const errorCatalog: { readonly [code in ErrorCode]: { readonly status: nu
   invalid_json_body: { status: 422, type: 'invalid_request_error' },
   unsupported_media_type: { status: 422, type: 'invalid_request_error' },
   body_too_large: { status: 422, type: 'invalid_request_error' },
+  request_too_large: { status: 422, type: 'invalid_request_error' },
+  malformed_request: { status: 422, type: 'invalid_request_error' },
   url_not_allowed: { status: 422, type: 'invalid_request_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'api_error' },

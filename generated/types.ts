@@ -49,7 +49,11 @@ export interface paths {
         };
         /**
          * Map a website's links
-         * @description Lists the URLs of a website quickly, from its sitemaps and from the links on its pages, without returning the pages' content. Costs **1 credit**. The site is the host of `url` (and its subdomains with `include_subdomains=true`), whatever the path of `url`; links to other hosts are left out. Results are cached for 15 minutes, keyed by the full query (every parameter): a repeated call within the window is served from the cache (`X-Cache: HIT`, `cached: true`) and is charged like any other call; otherwise the site is mapped and stored (`X-Cache: MISS`). `fresh=true` or `Cache-Control: no-cache` bypasses the cache (`X-Cache: BYPASS`) and the fresh result replaces the stored one. A start URL that answers 404 answers 404 `upstream_not_found`, other 4xx 400 `upstream_rejected`, 5xx 502 `upstream_failed`. `goal` needs a ranking provider: on a deployment without one it answers 503 `capability_unavailable`, with no credits used.
+         * @description Lists the URLs of a website quickly, from its sitemaps and from the links on its pages, without returning the pages' content. Costs **1 credit**. The site is the host of `url` (and its subdomains with `include_subdomains=true`), whatever the path of `url`; links to other hosts are left out. Results are cached for 15 minutes, keyed by the full query (every parameter): a repeated call within the window is served from the cache (`X-Cache: HIT`, `cached: true`) and is charged like any other call; otherwise the site is mapped and stored (`X-Cache: MISS`). `fresh=true` or `Cache-Control: no-cache` bypasses the cache (`X-Cache: BYPASS`) and the fresh result replaces the stored one.
+         *
+         *     An answer made empty by an upstream failure is an error, never a charged success: when nothing of the site can be read (neither its start page nor a sitemap), the call answers the error a `GET /web/scrape` of `url` would answer, with no credits used and nothing cached. A host that cannot be resolved or connected to answers 502 `upstream_failed`, one that does not answer within 30 s 504 `upstream_timeout` (after that one request: an unreachable site is not asked again for its sitemaps); a start URL that answers 404 (with no sitemap) answers 404 `upstream_not_found`, other 4xx 400 `upstream_rejected`, 5xx 502 `upstream_failed`. With `sitemap=only` no page is read: the call fails when the site answered none of its sitemap requests (unreachable, or 5xx on each). A site that answers but has nothing to list (a page without links, or `sitemap=only` on a site without a sitemap) is a 200 with what was found, possibly an empty `links`, charged like any other map. A start URL that fails on a site whose sitemap could be read is a 200 with the sitemap's links.
+         *
+         *     `goal` needs a ranking provider: on a deployment without one it answers 503 `capability_unavailable`, with no credits used.
          */
         get: operations["mapWebsite"];
         put?: never;
@@ -436,8 +440,9 @@ export interface webhooks {
          * @description Sent by the service to the `webhook_url` of a crawl job (`POST /web/crawl`), once for each
          *     change of the job: `crawl.started` when it starts running, one `crawl.page` for each page
          *     stored (with its document or its error, so there may be many), then exactly one of
-         *     `crawl.completed`, `crawl.failed` or `crawl.cancelled`. Implement this endpoint on your
-         *     server; the service calls it.
+         *     `crawl.completed`, `crawl.failed` or `crawl.cancelled` (`crawl.failed` with the cause in
+         *     `data.job.error`, also when its start page could not be fetched). Implement this endpoint
+         *     on your server; the service calls it.
          *
          *     (The specification leaves event kinds, delivery, payloads and signing open; this contract
          *     fixes them.) Each message is a `POST` of a JSON `JobEvent` to the job's `webhook_url`, with
@@ -483,7 +488,9 @@ export interface webhooks {
          *     once for each change of the job: `batch_scrape.started` when it starts running, one
          *     `batch_scrape.page` for each page stored (with its document or its error, so there may be
          *     many), then exactly one of `batch_scrape.completed`, `batch_scrape.failed` or
-         *     `batch_scrape.cancelled`. Implement this endpoint on your server; the service calls it.
+         *     `batch_scrape.cancelled` (`batch_scrape.failed` with the cause in `data.job.error`, also when
+         *     none of its pages could be stored). Implement this endpoint on your server; the service
+         *     calls it.
          *
          *     (The specification leaves event kinds, delivery, payloads and signing open; this contract
          *     fixes them.) Each message is a `POST` of a JSON `JobEvent` to the job's `webhook_url`, with
@@ -589,25 +596,42 @@ export interface components {
         };
         /** @description Facts about a fetched page. Fields the page does not provide are `null`. */
         PageMetadata: {
-            /** @description The page's `<title>`, or its `og:title` when it has none. */
+            /**
+             * @description The page's `<title>`, or its `og:title` when it has none.
+             * @example We launched the new planner | Example
+             */
             title: string | null;
-            /** @description The page's meta description or `og:description`. */
+            /**
+             * @description The page's meta description or `og:description`.
+             * @example After a year of beta testing, the planner is available to every team.
+             */
             description: string | null;
-            /** @description The page's language (BCP 47), from `<html lang>` or `Content-Language`. */
+            /**
+             * @description The page's language (BCP 47), from `<html lang>` or `Content-Language`.
+             * @example en
+             */
             language: string | null;
             /**
              * Format: uri
              * @description The URL that was asked for.
+             * @example https://example.com/blog/launch
              */
             source_url: string;
             /**
              * Format: uri
              * @description The final URL after redirects.
+             * @example https://example.com/blog/launch
              */
             url: string;
-            /** @description The HTTP status of the final response. */
+            /**
+             * @description The HTTP status of the final response.
+             * @example 200
+             */
             status_code: number;
-            /** @description The media type of the final response, without parameters. */
+            /**
+             * @description The media type of the final response, without parameters.
+             * @example text/html
+             */
             content_type: string | null;
         };
         /** @description One fetched page in the formats asked for (`formats`): each format's field is present exactly when that format was asked for. */
@@ -615,20 +639,39 @@ export interface components {
             /**
              * Format: uri
              * @description The final URL of the page after redirects.
+             * @example https://example.com/blog/launch
              */
             url: string;
-            /** @description The content as Markdown (headings, lists, tables, links, code blocks kept). */
+            /**
+             * @description The content as Markdown (headings, lists, tables, links, code blocks kept).
+             * @example # We launched the new planner
+             *
+             *     After a year of beta testing, the planner is available to every team.
+             */
             markdown?: string;
-            /** @description The content as cleaned HTML (scripts, styles and, with `only_main_content`, page chrome removed). */
+            /**
+             * @description The content as cleaned HTML (scripts, styles and, with `only_main_content`, page chrome removed).
+             * @example <h1>We launched the new planner</h1><p>After a year of beta testing, the planner is available to every team.</p>
+             */
             html?: string;
-            /** @description The page's HTML exactly as received. */
+            /**
+             * @description The page's HTML exactly as received.
+             * @example <!DOCTYPE html><html lang="en"><head><title>We launched the new planner</title></head><body><h1>We launched the new planner</h1></body></html>
+             */
             raw_html?: string;
-            /** @description Absolute URLs of the links on the page, in document order, without duplicates. */
+            /**
+             * @description Absolute URLs of the links on the page, in document order, without duplicates.
+             * @example [
+             *       "https://example.com/docs/export",
+             *       "https://example.com/pricing"
+             *     ]
+             */
             links?: string[];
             metadata?: components["schemas"]["PageMetadata"];
             /**
              * Format: uri
              * @description A PNG screenshot of the page as a `data:image/png;base64,` URL.
+             * @example data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==
              */
             screenshot?: string;
         };
@@ -666,6 +709,8 @@ export interface components {
          *     | `invalid_json_body` | 422 | invalid_request_error | the body is not well-formed JSON |
          *     | `unsupported_media_type` | 422 | invalid_request_error | the body is not `application/json` |
          *     | `body_too_large` | 422 | invalid_request_error | the body is over 1 MiB |
+         *     | `request_too_large` | 422 | invalid_request_error | the request line and headers together are larger than any request within the contract's limits can be (each parameter at its `maxLength`, every character percent-encoded at its largest), plus 16 KiB of ordinary headers; the message gives the limit in bytes |
+         *     | `malformed_request` | 422 | invalid_request_error | the request is not well-formed HTTP/1.1 (request line, header or chunked framing), or did not arrive in full in time; the message names the fault |
          *     | `url_not_allowed` | 422 | invalid_request_error | a given URL targets a non-public address (loopback, private, link-local, metadata) |
          *     | `rate_limited` | 429 | rate_limit_error | the key made more requests than its policy allows |
          *     | `internal_error` | 500 | api_error | the service failed while processing the request |
@@ -676,7 +721,7 @@ export interface components {
          *     | `upstream_timeout` | 504 | upstream_error | the upstream provider did not answer in time |
          * @enum {string}
          */
-        ErrorCode: "upstream_rejected" | "api_key_missing" | "api_key_invalid" | "api_key_expired" | "api_key_revoked" | "insufficient_credits" | "scope_denied" | "provider_policy_denied" | "endpoint_not_found" | "resource_not_found" | "upstream_not_found" | "method_not_allowed" | "idempotency_key_reused" | "idempotency_request_in_progress" | "invalid_parameters" | "invalid_json_body" | "unsupported_media_type" | "body_too_large" | "url_not_allowed" | "rate_limited" | "internal_error" | "upstream_failed" | "provider_unavailable" | "capability_unavailable" | "service_unavailable" | "upstream_timeout";
+        ErrorCode: "upstream_rejected" | "api_key_missing" | "api_key_invalid" | "api_key_expired" | "api_key_revoked" | "insufficient_credits" | "scope_denied" | "provider_policy_denied" | "endpoint_not_found" | "resource_not_found" | "upstream_not_found" | "method_not_allowed" | "idempotency_key_reused" | "idempotency_request_in_progress" | "invalid_parameters" | "invalid_json_body" | "unsupported_media_type" | "body_too_large" | "request_too_large" | "malformed_request" | "url_not_allowed" | "rate_limited" | "internal_error" | "upstream_failed" | "provider_unavailable" | "capability_unavailable" | "service_unavailable" | "upstream_timeout";
         /**
          * @description The family of an error, for callers that handle families rather than single codes.
          *
@@ -711,7 +756,7 @@ export interface components {
              */
             doc_url: string;
         };
-        /** @description The body of every answer that is not 2xx. It has no `data` (`data` is never present). No error charges credits: `credits_used` is always `0`. `credits_remaining` is the key's balance, or `null` when no valid key was given. */
+        /** @description The body of every answer that is not 2xx. It has no `data` (`data` is never present). No error charges credits: `credits_used` is always `0`. `credits_remaining` is the key's balance whenever a valid key was sent, even on a 404 for an unknown path or a 405 for a wrong method, and `null` only when no valid key was given. */
         ErrorEnvelope: {
             /**
              * @description Always `false` on an error.
@@ -720,14 +765,14 @@ export interface components {
             success: false;
             /** @description The platform of the operation that answered, or `unknown` when the path matches no operation. */
             platform: components["schemas"]["Platform"] | "unknown";
-            /** @description The operation's path template below `/v1`, or the requested path itself when it matches no operation. */
+            /** @description The operation's path template below `/v1`, or the requested path itself when it matches no operation, or `unknown` when the request could not be read (`request_too_large`, `malformed_request`). */
             endpoint: string;
             /**
              * @description Always `0`. No error charges credits.
              * @constant
              */
             credits_used: 0;
-            /** @description The key's balance, or `null` when the key is missing or not valid. */
+            /** @description The key's balance whenever a valid key was sent (an unknown path or a wrong method included), or `null` when the key is missing or not valid (unknown, revoked, expired). */
             credits_remaining: number | null;
             request_id: components["schemas"]["RequestId"];
             /**
@@ -751,14 +796,20 @@ export interface components {
              * @example Vector Database Benchmarks - Qdrant
              */
             title: string;
-            /** @description The snippet the search provider shows under the title, or `null` when it gives none. */
+            /**
+             * @description The snippet the search provider shows under the title, or `null` when it gives none.
+             * @example Throughput and recall of five open-source vector databases on one million embeddings.
+             */
             description: string | null;
             /**
              * @description Which source the result comes from: `web` (web pages), `news` (news articles) or `images` (images).
              * @enum {string}
              */
             source: "web" | "news" | "images";
-            /** @description 1-based rank of the result among the results of its `source`, in the order returned (newest first with `sort_by_date=true`). */
+            /**
+             * @description 1-based rank of the result among the results of its `source`, in the order returned (newest first with `sort_by_date=true`).
+             * @example 1
+             */
             position: number;
             /**
              * Format: date-time
@@ -769,9 +820,15 @@ export interface components {
             /**
              * Format: uri
              * @description The image itself for `images` results; `null` for `web` and `news` results.
+             * @example https://photos.example.com/images/3f9a1c2b7d4e5f60.jpg
              */
             image_url: string | null;
-            /** @description The content of the page at `url` as Markdown, fetched with the same cleaning as `/web/scrape` (main content only). `null` unless `include_content=true`, and `null` for a page that could not be fetched (that does not fail the call). */
+            /**
+             * @description The content of the page at `url` as Markdown, fetched with the same cleaning as `/web/scrape` (main content only). `null` unless `include_content=true`, and `null` for a page that could not be fetched (that does not fail the call).
+             * @example # Vector database benchmarks
+             *
+             *     We loaded one million embeddings into each database.
+             */
             markdown: string | null;
         };
         /** @description The results of one web search. Results are grouped by source, in the order the sources are listed in `sources`, and ranked within each source (`position`); each source contributes at most `limit` results. An empty `results` means nothing matched. */
@@ -805,10 +862,13 @@ export interface components {
              * @example Authentication - Example Docs
              */
             title: string | null;
-            /** @description The page's meta description when the page was visited and has one, else `null`. */
+            /**
+             * @description The page's meta description when the page was visited and has one, else `null`.
+             * @example Plans and prices for teams of every size.
+             */
             description: string | null;
         };
-        /** @description The links found on one website, without duplicates. With `search` or `goal` they are ordered by relevance (to `goal` when given, else to `search`); otherwise sitemap links come first, in sitemap order, then links found on pages, in the order they were found. An empty `links` means nothing was found (for example `sitemap=only` on a site without a sitemap). */
+        /** @description The links found on one website, without duplicates. With `search` or `goal` they are ordered by relevance (to `goal` when given, else to `search`); otherwise sitemap links come first, in sitemap order, then links found on pages, in the order they were found. An empty `links` means the site answered and nothing was found (for example `sitemap=only` on a site without a sitemap); a site that could not be read at all is an error, never an empty map. */
         WebsiteMap: {
             /**
              * Format: uri
@@ -925,10 +985,20 @@ export interface components {
          *     fixes them):
          *
          *     - `queued` → `running`: a worker has started the job (`started_at` is set).
-         *     - `running` → `completed`: every page was visited (or the agent answered). Pages that could not
-         *       be fetched are listed with their `error` and do not make the job fail.
-         *     - `running` → `failed`: the job could not go on; `error` says why (for example
-         *       `insufficient_credits` when the key's balance ran out, keeping the pages already stored).
+         *     - `running` → `completed`: every page was visited and at least one was stored with its
+         *       document (or the agent answered). Pages that could not be fetched are listed with their
+         *       `error` and do not make the job fail.
+         *     - `running` → `failed`: the job could not go on, or ended with nothing to show; `error` says
+         *       why. A job made empty by upstream failures is failed, never completed: a crawl whose start
+         *       page cannot be fetched fails with that page's upstream error (for example
+         *       `upstream_not_found` for a 404, `upstream_failed` for a host that cannot be resolved or
+         *       connected to, `upstream_timeout`), and so does a batch scrape none of whose pages could be
+         *       stored (the first page's error; every page is listed with its own). Other causes:
+         *       `insufficient_credits` when the key's balance ran out (the pages already stored are kept),
+         *       `provider_policy_denied` when robots.txt disallows a crawl's start URL (from `queued`), an
+         *       agent whose start URL fails with its upstream error. A failed job keeps the credits it drew,
+         *       no more: its submission's `x-credit-cost` and one credit per page stored with its document;
+         *       pages that failed are never charged.
          *     - `queued` → `cancelled` and `running` → `cancelled`: `DELETE /web/jobs/{job_id}` was called;
          *       no further pages are fetched, pages already stored are kept.
          *
@@ -1039,7 +1109,7 @@ export interface components {
              *     ]
              */
             invalid_urls: string[];
-            /** @description Why the job failed; set exactly when `status` is `failed`, else `null`. A job whose key's balance ran out has the code `insufficient_credits` and keeps the pages it had stored. */
+            /** @description Why the job failed; set exactly when `status` is `failed`, else `null` (`JobStatus` lists the causes). A crawl whose start page cannot be fetched, or a batch scrape none of whose pages could be stored, has the upstream error of that page (of the first page of the batch) as its code, for example `upstream_not_found`, `upstream_failed` or `upstream_timeout`, and a message naming the URL and the cause. A job whose key's balance ran out has the code `insufficient_credits` and keeps the pages it had stored. */
             error: components["schemas"]["JobError"] | null;
             /** @description The agent's answer; set only on a `completed` `agent` job, else `null`. */
             answer: components["schemas"]["AgentAnswer"] | null;
@@ -1288,9 +1358,19 @@ export interface components {
              * @enum {string}
              */
             outcome: "baseline" | "unchanged" | "changed" | "failed";
-            /** @description HTTP status of the page's final response in mode `scrape`; `null` in mode `search` and when no response was received. */
+            /**
+             * @description HTTP status of the page's final response in mode `scrape`; `null` in mode `search` and when no response was received.
+             * @example 200
+             */
             status_code: number | null;
-            /** @description When `outcome` is `changed`: a unified diff (3 lines of context) of the previous successful check's Markdown (`--- previous`) against this one's (`+++ current`); `null` otherwise. */
+            /**
+             * @description When `outcome` is `changed`: a unified diff (3 lines of context) of the previous successful check's Markdown (`--- previous`) against this one's (`+++ current`); `null` otherwise.
+             * @example --- previous
+             *     +++ current
+             *     @@ -1 +1 @@
+             *     -Team: $49
+             *     +Team: $59
+             */
             diff: string | null;
             /** @description The judge's verdict when the monitor has `judge_enabled` and `outcome` is `changed`; `null` otherwise, and when the judge could not be reached. */
             judgement: components["schemas"]["MonitorCheckJudgement"] | null;
@@ -2063,7 +2143,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The parameters or the body do not match the contract, the body is not well-formed JSON, or a given URL is not allowed. The message names every offending parameter. No credits are used. */
+        /** @description The parameters or the body do not match the contract, the body is not well-formed JSON, a given URL is not allowed, or the request itself is larger than any request within the contract's limits (`request_too_large`) or is not well-formed HTTP (`malformed_request`). The message names every offending parameter. No credits are used. The last two are answered before the request is routed or its key read: `platform` is `unknown`, `endpoint` is the requested path when it could be read (`unknown` otherwise), and `credits_remaining` is `null`. */
         UnprocessableEntity: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -2179,7 +2259,7 @@ export interface components {
         XRequestId: string;
         /** @description Credits drawn by this call, equal to `credits_used` in the body. Always `0` on an error: no error charges credits. On an idempotent replay it repeats the original call's figure, which is not charged again. */
         XCreditsUsed: number;
-        /** @description Balance of the calling key after this call, carried as text: the decimal integer equal to `credits_remaining` in the body, or `unknown` where the body has `null` (no valid key was given, so there is no balance to report). */
+        /** @description Balance of the calling key after this call, carried as text: the decimal integer equal to `credits_remaining` in the body, or `unknown` where the body has `null` (no valid key was given, so there is no balance to report). A valid key's balance is on every answer, a 404 for an unknown path and a 405 for a wrong method included. */
         XCreditsRemaining: string;
         /** @description How the cache took part in this answer, agreeing with `cached` in the body. `HIT`: served from the cache (`cached: true`). `MISS`: the operation caches, the cache was consulted and held nothing fresh enough, so the result was fetched and stored. `BYPASS`: the cache was not consulted, because the operation does not cache, the caller asked for a fresh result (`Cache-Control: no-cache`, `fresh=true`, `max_age=0`), or the call failed before reaching it. Operations that cache: `socialnet/events` and `web/map` (15-minute window), `web/scrape` and `web/extract` (only when `max_age` is above 0). */
         XCache: "HIT" | "MISS" | "BYPASS";

@@ -6,12 +6,12 @@ export const contractPath = fileURLToPath(new URL('../generated/openapi.json', i
 
 export const contractDocument: Record<string, unknown> = JSON.parse(readFileSync(contractPath, 'utf8'));
 
-/** Follows local `$ref`s (`#/components/...`) of the bundle until a node that is not a reference. */
-export function resolveRef<T = Record<string, unknown>>(node: unknown): T {
+/** Follows local `$ref`s (`#/components/...`) of the bundle (or of `document`) until a node that is not a reference. */
+export function resolveRef<T = Record<string, unknown>>(node: unknown, document: Record<string, unknown> = contractDocument): T {
   let current = node as { $ref?: unknown };
   while (current && typeof current.$ref === 'string') {
     current = (current.$ref as string).slice(2).split('/')
-      .reduce<any>((parent, part) => parent[part.replace(/~1/g, '/').replace(/~0/g, '~')], contractDocument);
+      .reduce<any>((parent, part) => parent[part.replace(/~1/g, '/').replace(/~0/g, '~')], document);
   }
   return current as T;
 }

@@ -72,6 +72,25 @@ export function resourceNotFound(kind: string, id: string): string {
   return `No ${kind} ${id} for this API key.`;
 }
 
+/** A call that sent no JSON body (or only whitespace) where its operation requires one. */
+export function missingBody(operationId: string, requiredFields: readonly string[], optionalFields: readonly string[]): string {
+  return `a JSON body is required: ${operationId} takes an object with ${[...requiredFields.map((name) => `${name} (required)`), ...optionalFields].join(', ')}`;
+}
+
+/** A request line and headers over `limitBytes`, the largest any request within the contract's limits needs. */
+export function requestTooLarge(limitBytes: number): string {
+  return `The request line and headers are over ${limitBytes} bytes, more than any request within the contract's limits needs (every parameter at its maxLength, every character percent-encoded at its largest): shorten the query or the headers.`;
+}
+
+/** What Node's HTTP parser refused: its reason and code (`Invalid header token`, `HPE_INVALID_HEADER_TOKEN`). */
+export function malformedRequest(reason: string, parserCode: string): string {
+  return `The request is not well-formed HTTP/1.1: ${reason.replace(/\.$/, '')} (${parserCode}).`;
+}
+
+export function requestTimedOut(): string {
+  return 'The request did not arrive in full in time.';
+}
+
 export function bodyTooLarge(): string {
   return 'The request body is over 1 MiB.';
 }

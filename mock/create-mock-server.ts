@@ -3,13 +3,16 @@
  * the contract's envelope and headers. Reads top to bottom: CORS, route, key, selection, body,
  * Prism, then the envelope's headers. `/docs` serves the rendered reference, where error links point.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { OperationRow } from '../generated/operations.ts';
 import { errorCatalog, type ErrorCode } from '../generated/errors.ts';
 import { matchRoute } from '../lib/contract-routes.ts';
+import { applyCors, CORS_REQUEST_HEADERS, type CorsOrigins } from '../lib/cors.ts';
 import { DOCS_PATH, docsBaseUrl, errorDocUrl } from '../lib/docs-link.ts';
 import { envelopeHeaders, errorAnswer, type AnswerContext, type EnvelopeBody, type XCache } from '../lib/envelope.ts';
+import { createHttpServer } from '../lib/http-server.ts';
 import { sendReferencePage } from '../lib/reference-page.ts';
+import { missingBodyMessage } from '../lib/request-body.ts';
 import { newRequestId } from '../lib/request-id.ts';
 import { crossParameterProblem } from '../lib/cross-parameter-rules.ts';
 import * as messages from '../lib/error-messages.ts';
@@ -18,6 +21,7 @@ import type { PrismEngine } from './prism-engine.ts';
 import { readPreferences, takeSelectionQuery, unmetPreference } from './preferences.ts';
 import { readBody } from './read-body.ts';
 import { selectedError } from './selected-error.ts';
+import { shapeSuccess } from './shape-answer.ts';
 import { requestProblems } from './validation-message.ts';
 
 const BASE_PATH = '/v1';
@@ -25,15 +29,15 @@ const BASE_PATH = '/v1';
 /** The balance the mock reports on the errors it builds itself (it keeps no accounts). */
 export const MOCK_BALANCE = 5000;
 
-const EXPOSED_HEADERS = [
-  'X-Request-Id', 'X-Credits-Used', 'X-Credits-Remaining', 'X-Cache', 'Idempotent-Replayed',
-  'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Allow',
-].join(', ');
+/** A browser may send Prism's `Prefer` to the mock, beside the contract's headers. */
+const MOCK_CORS_REQUEST_HEADERS = [...CORS_REQUEST_HEADERS, 'prefer'];
 
 export interface MockServerOptions {
   engine: PrismEngine;
   /** Receives one line per request. */
   log: (line: string) => void;
+  /** Origins allowed to call from a browser (`CORS_ORIGINS`); none when absent. */
+  corsOrigins?: CorsOrigins | null;
 }
 
 interface Answer {
@@ -128,6 +132,7 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
   const empty = emptyValueProblems(operation, query, headers);
 
   const body = operation.requestBody === 'none' ? (request.resume(), undefined) : await parseJsonBody(request, context);
+  if (body === undefined && operation.requestBody === 'required') throw new ErrorAnswer('invalid_parameters', missingBodyMessage(operation), context);
   const result = await engine.respond(
     { method: operation.method, path: url.pathname.slice(BASE_PATH.length), query: queryRecord(query), headers, body },
     selection.preferences,
@@ -145,7 +150,9 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
   if (crossProblem) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([crossProblem]), context);
   if (!isEnvelope(result.body)) throw new ErrorAnswer('internal_error', 'The mock produced an answer outside the envelope.', context);
 
-  const envelope = structuredClone(result.body);
+  const shaped = result.body.success ? await shapeSuccess({ operation, path: url.pathname.slice(BASE_PATH.length), query, body, preferences: selection.preferences, balance: MOCK_BALANCE }, result.body) : undefined;
+  if (shaped && !shaped.ok) throw new ErrorAnswer(shaped.code, shaped.message, context);
+  const envelope = shaped?.ok ? shaped.envelope : structuredClone(result.body);
   const passedHeaders = Object.fromEntries(
     Object.entries(result.headers).filter(([name]) => !/^(idempotent-replayed|content-type|x-request-id|x-credits-used|x-credits-remaining|x-cache)$/i.test(name)),
   );
@@ -166,7 +173,8 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
 }
 
 async function answer(request: IncomingMessage, url: URL, engine: PrismEngine): Promise<Answer> {
-  const unknownPath: AnswerContext = { platform: 'unknown', endpoint: url.pathname.replace(/^\/v1(?=\/)/, ''), creditsRemaining: null };
+  const creditsRemaining = request.headers['x-api-key'] ? MOCK_BALANCE : null;
+  const unknownPath: AnswerContext = { platform: 'unknown', endpoint: url.pathname.replace(/^\/v1(?=\/)/, ''), creditsRemaining };
   const method = request.method ?? 'GET';
   if (url.pathname !== BASE_PATH && !url.pathname.startsWith(`${BASE_PATH}/`)) {
     throw new ErrorAnswer('endpoint_not_found', messages.endpointNotFound(method, url.pathname), unknownPath);
@@ -198,30 +206,17 @@ function send(response: ServerResponse, { status, body, xCache, headers = {} }: 
   response.end(text);
 }
 
-function allowCors(request: IncomingMessage, response: ServerResponse): void {
-  response.setHeader('Access-Control-Allow-Origin', request.headers.origin ?? '*');
-  response.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-  response.setHeader('Vary', 'Origin');
-}
-
 /** Builds the mock's HTTP server (not yet listening). */
-export function createMockServer({ engine, log }: MockServerOptions): Server {
-  return createServer(async (request, response) => {
+export function createMockServer({ engine, log, corsOrigins = null }: MockServerOptions): Server {
+  return createHttpServer(async (request, response) => {
     const started = performance.now();
     const url = new URL(request.url ?? '/', 'http://mock.local');
-    allowCors(request, response);
     const docsBase = docsBaseUrl(request);
     let status: number;
-    if ((request.method === 'GET' || request.method === 'HEAD') && (url.pathname === DOCS_PATH || url.pathname === `${DOCS_PATH}/`)) {
-      status = await sendReferencePage(response);
-    } else if (request.method === 'OPTIONS') {
-      response.writeHead(204, {
-        'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE',
-        'Access-Control-Allow-Headers': request.headers['access-control-request-headers'] ?? 'x-api-key, content-type, idempotency-key, cache-control, prefer',
-        'Access-Control-Max-Age': '600',
-      });
-      response.end();
+    if (applyCors(corsOrigins, request, response, BASE_PATH, MOCK_CORS_REQUEST_HEADERS)) {
       status = 204;
+    } else if ((request.method === 'GET' || request.method === 'HEAD') && (url.pathname === DOCS_PATH || url.pathname === `${DOCS_PATH}/`)) {
+      status = await sendReferencePage(response);
     } else {
       let result: Answer;
       try {

@@ -44,7 +44,7 @@ describe('the mock and its reference', () => {
 
   const cases = [
     { name: 'an error the mock builds (no key)', path: '/v1/web/scrape?url=https://example.com', headers: {}, code: 'api_key_missing' },
-    { name: "a contract example's error (Prefer: code=404)", path: '/v1/web/scrape?url=https://example.com', headers: { ...KEY, Prefer: 'code=404' }, code: 'endpoint_not_found' },
+    { name: "a contract example's error (Prefer: code=404)", path: '/v1/web/scrape?url=https://example.com', headers: { ...KEY, Prefer: 'code=404' }, code: 'upstream_not_found' },
     { name: 'a named example of another code (Prefer: example=upstream_timeout)', path: '/v1/web/scrape?url=https://example.com', headers: { ...KEY, Prefer: 'code=504, example=upstream_timeout' }, code: 'upstream_timeout' },
   ];
 

@@ -1,4 +1,4 @@
-/** `npm run mock`: serves the Prism mock of the contract at http://127.0.0.1:4010/v1 (PORT, HOST override). */
+/** `npm run mock`: serves the Prism mock of the contract at http://127.0.0.1:4010/v1 (PORT, HOST override; CORS_ORIGINS allows browser calls). */
 import { enableCompileCache } from 'node:module';
 
 // Prism is a large dependency tree: Node's on-disk compile cache makes every start after the first faster.
@@ -6,6 +6,7 @@ enableCompileCache();
 const { contractPath } = await import('../lib/contract-document.ts');
 const { createMockServer } = await import('./create-mock-server.ts');
 const { createPrismEngine } = await import('./prism-engine.ts');
+const { parseCorsOrigins } = await import('../lib/cors.ts');
 
 function readPort(value: string | undefined): number {
   if (value === undefined || value === '') return 4010;
@@ -19,8 +20,15 @@ function readPort(value: string | undefined): number {
 
 const port = readPort(process.env.PORT);
 const host = process.env.HOST || '127.0.0.1';
+let corsOrigins;
+try {
+  corsOrigins = parseCorsOrigins(process.env.CORS_ORIGINS);
+} catch (error) {
+  console.error(`Configuration error: ${(error as Error).message}`);
+  process.exit(2);
+}
 const engine = await createPrismEngine(contractPath);
-const server = createMockServer({ engine, log: (line) => process.stdout.write(`${line}\n`) });
+const server = createMockServer({ engine, log: (line) => process.stdout.write(`${line}\n`), corsOrigins });
 
 server.listen(port, host, () => {
   const address = server.address();

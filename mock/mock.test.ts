@@ -1,6 +1,6 @@
 /**
- * What the mock adds to Prism, beyond the shared contract cases: its log line per request, CORS for
- * browser frontends, Prism's query-string selection, cache headers that follow the request, error
+ * What the mock adds to Prism, beyond the shared contract cases: its log line per request (CORS is
+ * in lib/cors.test.ts, with the server's), Prism's query-string selection, cache headers that follow the request, error
  * envelopes that name the operation called, the generated client against it, and its process
  * (PORT, signals).
  */
@@ -41,19 +41,6 @@ describe('the mock server', () => {
       expect.stringMatching(/^\S+Z GET \/v1\/web\/scrape 200 \d+\.\dms$/),
       expect.stringMatching(/^\S+Z GET \/v1\/nowhere 404 \d+\.\dms$/),
     ]);
-  });
-
-  it('answers CORS preflights and exposes the envelope headers to browsers', async () => {
-    const preflight = await fetch(`${origin}/v1/web/crawl`, {
-      method: 'OPTIONS',
-      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-api-key, content-type' },
-    });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('x-api-key, content-type');
-
-    const answer = await fetch(`${origin}/v1/web/jobs`, { headers: { ...KEY, Origin: 'http://localhost:5173' } });
-    expect(answer.headers.get('access-control-expose-headers')).toContain('X-Credits-Remaining');
   });
 
   it("selects answers with Prism's __code and __example query parameters too", async () => {

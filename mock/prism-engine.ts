@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createLogger } from '@stoplight/prism-core';
 import { createInstance, getHttpOperationsFromSpec, type IHttpConfig, type IHttpRequest } from '@stoplight/prism-http';
 import type { IHttpOperation } from '@stoplight/types';
-import { createRequire } from 'node:module';
+import { configureDynamicData } from './dynamic-data.ts';
 import type { Diagnostic } from './validation-message.ts';
 import type { Preferences } from './preferences.ts';
 
@@ -37,14 +37,7 @@ export interface PrismEngine {
   respond(request: MockRequest, preferences: Preferences): Promise<EngineResult>;
 }
 
-/**
- * Dynamic answers (`Prefer: dynamic=true`) hold at most this many items per array: the contract
- * allows up to 5000 links in a map, and a frontend needs a handful, fast. The option is set on the
- * json-schema-faker instance Prism uses: its CommonJS build, not the ES module one.
- */
-const DYNAMIC_MAX_ITEMS = 5;
-const { JSONSchemaFaker } = createRequire(import.meta.url)('json-schema-faker') as { JSONSchemaFaker: { option(options: object): void } };
-JSONSchemaFaker.option({ maxItems: DYNAMIC_MAX_ITEMS });
+configureDynamicData();
 
 const CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/wsdq-mock/', import.meta.url));
 

@@ -7,6 +7,7 @@
 import type { ErrorCode } from '../generated/errors.ts';
 import type { OperationRow } from '../generated/operations.ts';
 import * as messages from '../lib/error-messages.ts';
+import { MAX_REQUEST_HEAD_BYTES } from '../lib/request-limits.ts';
 import { operations } from '../generated/operations.ts';
 import { declaredAnswers, declaredParameters, requiredBodyFields } from './declared-answers.ts';
 
@@ -98,6 +99,8 @@ function message(code: ErrorCode, request: SelectedErrorRequest, balance: number
     case 'invalid_json_body': return messages.invalidJsonBody('Unexpected end of JSON input');
     case 'unsupported_media_type': return messages.unsupportedMediaType(request.headers['content-type'] ?? '');
     case 'body_too_large': return messages.bodyTooLarge();
+    case 'request_too_large': return messages.requestTooLarge(MAX_REQUEST_HEAD_BYTES);
+    case 'malformed_request': return messages.malformedRequest('Invalid header value char', 'HPE_INVALID_HEADER_TOKEN');
     case 'url_not_allowed': return messages.urlNotAllowed(urlParameter(operation), ILLUSTRATIVE_HOST);
     case 'rate_limited': return messages.rateLimited(RATE_LIMIT_POLICY, RETRY_AFTER_SECONDS);
     case 'internal_error': return messages.internalError(request.requestId);

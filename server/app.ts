@@ -1,6 +1,6 @@
 /**
- * createApp: the whole service as an Express app, wired top to bottom: the operator's endpoints
- * (/healthz, /readyz, /metrics, outside /v1), request id, route, key,
+ * createApp: the whole service as an Express app, wired top to bottom: CORS, the operator's
+ * endpoints (/healthz, /readyz, /metrics, outside /v1), request id, route, key,
  * rate limit, body, contract validation, idempotency, the operation (credits, cache, handler),
  * and the one error handler that renders the error envelope.
  */
@@ -11,6 +11,7 @@ import { DOCS_PATH } from '../lib/docs-link.ts';
 import type { Clock } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { authenticate } from './gateway/authenticate.ts';
+import { cors } from './gateway/cors.ts';
 import { docsRoute } from './docs-route.ts';
 import { errorHandler } from './gateway/error-handler.ts';
 import { idempotency } from './gateway/idempotency.ts';
@@ -27,7 +28,7 @@ import type { ProviderRegistry } from './providers/registry.ts';
 import type { Stores } from './store/index.ts';
 
 export interface AppDependencies {
-  config: Pick<ServerConfig, 'rateLimit' | 'checkResponseHeaders' | 'allowPrivateNetwork' | 'publicBaseUrl'>;
+  config: Pick<ServerConfig, 'rateLimit' | 'checkResponseHeaders' | 'allowPrivateNetwork' | 'publicBaseUrl' | 'corsOrigins'>;
   stores: Stores;
   providers: ProviderRegistry;
   clock: Clock;
@@ -49,10 +50,11 @@ export function createApp({ config, stores, providers, clock, logger, metrics, r
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  app.use(cors(config.corsOrigins));
   app.get(DOCS_PATH, docsRoute(logger));
   app.use(operatorRoutes(stores, metrics, readiness));
   app.use(startCall(logger, metrics));
-  app.use(routeOperation());
+  app.use(routeOperation(stores.keys, clock));
   app.use(authenticate(stores.keys, clock));
   app.use(rateLimit(new RateLimiter(clock), config.rateLimit));
   app.use(parseJsonBody(), bodyErrors());

@@ -82,6 +82,10 @@ const variables: Record<string, { good: Case[]; bad: BadCase[] }> = {
     good: [{ value: '', field: 'jobTickMs', expected: 100 }, { value: '10', field: 'jobTickMs', expected: 10 }],
     bad: [{ value: '5', message: 'JOB_TICK_MS must be an integer from 10 to 60000, got "5"' }, { value: 'fast', message: 'JOB_TICK_MS must be an integer from 10 to 60000, got "fast"' }],
   },
+  CORS_ORIGINS: {
+    good: [{ value: '', field: 'corsOrigins', expected: null }, { value: '*', field: 'corsOrigins', expected: '*' }, { value: 'https://app.example.com', field: 'corsOrigins', expected: ['https://app.example.com'] }],
+    bad: [{ value: 'app.example.com/path', message: 'CORS_ORIGINS must be * or a comma-separated list of origins' }],
+  },
   PUBLIC_BASE_URL: {
     good: [{ value: '', field: 'publicBaseUrl', expected: null }, { value: 'https://api.example.com/', field: 'publicBaseUrl', expected: 'https://api.example.com' }],
     bad: [{ value: 'api.example.com', message: 'PUBLIC_BASE_URL must be the http or https URL under which /v1 and /docs are served, such as https://api.example.com, got "api.example.com"' }],

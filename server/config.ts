@@ -5,6 +5,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { OperationId } from '../generated/operations.ts';
+import { parseCorsOrigins, type CorsOrigins } from '../lib/cors.ts';
 import { PROVIDER_OPERATION_IDS } from './providers/types.ts';
 
 export interface RateLimitPolicy {
@@ -30,6 +31,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** How often the job runner advances active jobs, in milliseconds. */
   jobTickMs: number;
+  /** Origins allowed to call from a browser (`CORS_ORIGINS`), or null for no CORS. */
+  corsOrigins: CorsOrigins | null;
   /** Where callers reach the service behind a proxy (error links point there), or null: the address each caller used. */
   publicBaseUrl: string | null;
 }
@@ -141,6 +144,14 @@ function providerRoutes(env: NodeJS.ProcessEnv): ServerConfig['providerRoutes'] 
   return { ...DEFAULT_PROVIDER_ROUTES, ...(parsed as ServerConfig['providerRoutes']) };
 }
 
+function corsOrigins(env: NodeJS.ProcessEnv): CorsOrigins | null {
+  try {
+    return parseCorsOrigins(env.CORS_ORIGINS);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
 /** Reads the configuration; throws ConfigError naming the first bad variable. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
@@ -154,6 +165,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     checkResponseHeaders: oneOf(env, 'NODE_ENV', NODE_ENVS, 'development') !== 'production',
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     jobTickMs: integer(env, 'JOB_TICK_MS', 100, 10, 60_000),
+    corsOrigins: corsOrigins(env),
     publicBaseUrl: publicBaseUrl(env),
   };
 }

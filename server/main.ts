@@ -5,7 +5,7 @@
  * and only then do the job runners, webhooks and monitors start. SIGTERM or SIGINT turns /readyz
  * to 503, lets in-flight requests finish, then closes the database.
  */
-import { createServer } from 'node:http';
+import { createHttpServer } from '../lib/http-server.ts';
 import { createApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, readConfig } from './config.ts';
@@ -67,7 +67,7 @@ try {
 
 const readiness: Readiness = { shuttingDown: false };
 const app = createApp({ config, stores, providers, clock: systemClock, logger, metrics, readiness });
-const server = createServer(app);
+const server = createHttpServer(app, { publicBaseUrl: config.publicBaseUrl });
 
 /** Closes what start-up opened: the browser, the conversion workers and the database. */
 async function closeResources(): Promise<void> {

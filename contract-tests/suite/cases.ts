@@ -9,7 +9,9 @@
 import { expect } from 'vitest';
 import type { ErrorCode } from '../../generated/errors.ts';
 import { contractOperations, resolve, type ContractOperation } from '../contract.ts';
+import { edgeCases } from './edge-cases.ts';
 import { liveCases } from './live-cases.ts';
+import { requestEchoCases } from './request-echo-cases.ts';
 import type { KeyRole, TargetName } from './targets.ts';
 import { validRequests, type CallResult, type OperationId, type ValidRequest } from './valid-requests.ts';
 
@@ -368,7 +370,9 @@ export const contractCases: ContractCase[] = [
   ...crossParameterCases(),
   ...operations.flatMap(keyCasesOf),
   ...operations.flatMap(stateCasesOf),
+  ...requestEchoCases,
   ...routingCases,
   ...operations.flatMap(selectionCasesOf),
   ...liveCases,
+  ...edgeCases,
 ];

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { contractCases, type ContractCase } from './cases.ts';
 import { contractMismatches } from './conformance.ts';
 import { Coverage } from './coverage.ts';
-import { send } from './send-case.ts';
+import { sendCase } from './send-case.ts';
 import type { Call, OperationId } from './valid-requests.ts';
 
 const targets = inject('targets');
@@ -19,7 +19,7 @@ describe.each(targets)('contract on $name', (target) => {
   const cases = contractCases.filter((testCase) => (!testCase.only || testCase.only.includes(name)) && (!testCase.keyRole || target.keys[testCase.keyRole]) && available(testCase));
 
   const call: Call = async ({ method, path, query, body, headers }) =>
-    send(target, { name: 'prepare', operation: null, method, path, query, body, headers, expected: { status: 200 } }, {});
+    sendCase(target, { name: 'prepare', operation: null, method, path, query, body, headers, expected: { status: 200 } }, {});
 
   /**
    * What the case expects here: a valid request to an operation without a provider on this target
@@ -35,7 +35,7 @@ describe.each(targets)('contract on $name', (target) => {
   it.concurrent.for(cases)('$name', async (testCase, { expect }) => {
     const expected = expectationOf(testCase);
     const pathParameters = testCase.prepare ? await testCase.prepare(call) : {};
-    const answer = await send(target, testCase, pathParameters);
+    const answer = await sendCase(target, testCase, pathParameters);
 
     const context = `${testCase.name} on ${name}: ${JSON.stringify(answer.body).slice(0, 600)}`;
     expect(answer.status, context).toBe(expected.status);

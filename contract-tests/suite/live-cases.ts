@@ -68,6 +68,8 @@ const upstreamFailures = UPSTREAM_FAILURES.map(({ path, query, status, code }): 
 }));
 
 const getJob = operation('getJob');
+/** A URL of a host nothing listens on: port 1 of loopback refuses the connection at once. */
+const UNREACHABLE_URL = 'http://127.0.0.1:1/';
 
 const getMonitor = operation('getMonitor');
 const createMonitor = operation('createMonitor');
@@ -105,6 +107,15 @@ export const liveCases: ContractCase[] = [
     },
   },
   {
+    name: 'mapWebsite (live): a host that cannot be reached answers 502 upstream_failed, uncharged, not 200 with no links',
+    operation: operation('mapWebsite'),
+    method: 'GET',
+    path: operation('mapWebsite').path,
+    query: { url: UNREACHABLE_URL },
+    only: ['server-live'],
+    expected: { status: 502, code: 'upstream_failed', messageIncludes: [`The site of ${UNREACHABLE_URL} could not be mapped`], check: (answer) => expect([answer.body.credits_used, answer.headers.get('x-cache')]).toEqual([0, 'BYPASS']) },
+  },
+  {
     name: 'getJob (live): a crawl of the docs ends completed, each page once, through their link loop',
     operation: getJob,
     method: 'GET',
@@ -129,6 +140,21 @@ export const liveCases: ContractCase[] = [
     prepare: finishedJob('/web/crawl', { url: `${CASE_SITE_ORIGIN}/private/secret`, limit: 5 }),
     only: ['server-live'],
     expected: { status: 200, check: ({ body }) => expect(body.data.job).toMatchObject({ status: 'failed', pages_completed: 0, error: { code: 'provider_policy_denied' } }) },
+  },
+  {
+    name: 'getJob (live): a crawl whose start page is 404 ends failed with upstream_not_found, not completed with error null',
+    operation: getJob,
+    method: 'GET',
+    path: getJob.path,
+    prepare: finishedJob('/web/crawl', { url: `${CASE_SITE_ORIGIN}/missing`, limit: 5 }),
+    only: ['server-live'],
+    expected: {
+      status: 200,
+      check: ({ body }) => {
+        expect(body.data.job).toMatchObject({ status: 'failed', pages_completed: 0, pages_failed: 1, credits_used: 1, error: { code: 'upstream_not_found' } });
+        expect(body.data.job.error.message).toContain('/missing could not be fetched');
+      },
+    },
   },
   {
     name: 'getJob (live): a batch scrape stores the pages that answer and lists the one that does not, uncharged',

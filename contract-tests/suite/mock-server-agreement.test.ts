@@ -6,7 +6,7 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { contractCases, type ContractCase } from './cases.ts';
-import { send } from './send-case.ts';
+import { sendCase } from './send-case.ts';
 import type { Call } from './valid-requests.ts';
 
 const targets = inject('targets');
@@ -29,9 +29,9 @@ describe.runIf(mock && server)('the mock refuses every request the sandbox serve
   it.concurrent.for(cases)('$name', async (testCase, { expect }) => {
     const answers = await Promise.all([mock!, server!].map(async (target) => {
       const call: Call = async ({ method, path, query, body, headers }) =>
-        send(target, { name: 'prepare', operation: null, method, path, query, body, headers, expected: { status: 200 } }, {});
+        sendCase(target, { name: 'prepare', operation: null, method, path, query, body, headers, expected: { status: 200 } }, {});
       const pathParameters = testCase.prepare ? await testCase.prepare(call) : {};
-      const answer = await send(target, testCase, pathParameters);
+      const answer = await sendCase(target, testCase, pathParameters);
       return { status: answer.status, code: answer.body.error?.code, message: answer.body.error?.message };
     }));
     const [onMock, onServer] = answers;

@@ -1,4 +1,4 @@
-/** Sends one contract case to a running target, as a client would, and reads its answer. */
+/** Sends one contract case to a target, as every suite over the shared cases sends it. */
 import type { ContractCase } from './cases.ts';
 import { CASE_SITE_ORIGIN, type KeyRole } from './targets.ts';
 import type { CallResult } from './valid-requests.ts';
@@ -16,7 +16,7 @@ function onSite<T>(value: T, siteOrigin: string): T {
   return value;
 }
 
-/** What a case needs of a target: where it is, its keys, and the site it fetches. */
+/** Where a case is sent: the target's base URL, its keys and the site its URLs point to. */
 export interface CaseTarget {
   baseUrl: string;
   apiKey: string;
@@ -24,8 +24,8 @@ export interface CaseTarget {
   keys: Partial<Record<KeyRole, string>>;
 }
 
-/** Sends `testCase` to the target (path parameters filled in) and returns its status, parsed body and headers. */
-export async function send({ baseUrl, apiKey, siteOrigin, keys }: CaseTarget, testCase: ContractCase, pathParameters: Record<string, string>): Promise<CallResult & { contentType: string }> {
+/** Sends `testCase` to `target`, path parameters filled, and reads the answer. */
+export async function sendCase({ baseUrl, apiKey, siteOrigin, keys }: CaseTarget, testCase: ContractCase, pathParameters: Record<string, string>): Promise<CallResult & { contentType: string }> {
   const origin = new URL(baseUrl).origin;
   const url = new URL(testCase.rawPath ? `${origin}${testCase.path}` : `${baseUrl}${fillPath(testCase.path, pathParameters)}`);
   for (const [name, value] of Object.entries(onSite(testCase.query ?? {}, siteOrigin))) url.searchParams.set(name, value);

@@ -1,20 +1,27 @@
 /** 401 for a missing, unknown, expired or revoked key; 403 when its scopes lack the operation's platform. */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Clock } from '../clock.ts';
-import type { ApiKeyStore } from '../store/api-keys.ts';
+import type { ApiKey, ApiKeyStore } from '../store/api-keys.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
 import { apiKeyExpired, apiKeyInvalid, apiKeyMissing, apiKeyRevoked, scopeDenied } from '../../lib/error-messages.ts';
 
+/** The call's key when it is valid (issued here, not revoked, not expired), or the error that says why not. */
+export function keyOf(req: Request, keys: ApiKeyStore, clock: Clock): ApiKey | ServiceError {
+  const secret = req.get('x-api-key');
+  if (!secret) return new ServiceError('api_key_missing', apiKeyMissing());
+  const key = keys.findBySecret(secret);
+  if (!key) return new ServiceError('api_key_invalid', apiKeyInvalid());
+  if (key.revokedAt) return new ServiceError('api_key_revoked', apiKeyRevoked(key.revokedAt));
+  if (key.expiresAt && Date.parse(key.expiresAt) <= clock.now()) return new ServiceError('api_key_expired', apiKeyExpired(key.expiresAt));
+  return key;
+}
+
 export function authenticate(keys: ApiKeyStore, clock: Clock): RequestHandler {
   return (req, res, next) => {
     const call = callOf(res);
-    const secret = req.get('x-api-key');
-    if (!secret) throw new ServiceError('api_key_missing', apiKeyMissing());
-    const key = keys.findBySecret(secret);
-    if (!key) throw new ServiceError('api_key_invalid', apiKeyInvalid());
-    if (key.revokedAt) throw new ServiceError('api_key_revoked', apiKeyRevoked(key.revokedAt));
-    if (key.expiresAt && Date.parse(key.expiresAt) <= clock.now()) throw new ServiceError('api_key_expired', apiKeyExpired(key.expiresAt));
+    const key = keyOf(req, keys, clock);
+    if (key instanceof ServiceError) throw key;
     call.key = key;
     call.creditsRemaining = key.balance;
     const operation = call.operation!;

@@ -1,17 +1,40 @@
-/** JSON bodies up to 1 MiB; malformed JSON, other media types and larger bodies become 422 envelopes. */
+/**
+ * JSON bodies up to 1 MiB; malformed JSON, other media types and larger bodies become 422
+ * envelopes, and so does a missing (or blank) body where the operation requires one.
+ */
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { missingBodyMessage } from '../../lib/request-body.ts';
+import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
 import { bodyTooLarge, invalidJsonBody } from '../../lib/error-messages.ts';
 
-const jsonParser = express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], strict: false });
+/** A call that sends no body at all: no `Content-Length` (or `0`) and not chunked. */
+const requireBody: RequestHandler = (req, res, next) => {
+  const operation = callOf(res).operation!;
+  const sendsNoBody = req.headers['transfer-encoding'] === undefined && Number(req.headers['content-length'] ?? 0) === 0;
+  if (operation.requestBody === 'required' && sendsNoBody) throw new ServiceError('invalid_parameters', missingBodyMessage(operation));
+  next();
+};
 
-export function parseJsonBody(): RequestHandler {
-  return jsonParser;
+const jsonParser = express.json({
+  limit: '1mb',
+  type: ['application/json', 'application/*+json'],
+  strict: false,
+  // A chunked body with no bytes, or only whitespace, is no body either (as on the mock).
+  verify: (_req, res, buffer) => {
+    const operation = callOf(res as express.Response).operation!;
+    if (operation.requestBody === 'required' && buffer.toString('utf8').trim() === '') throw new ServiceError('invalid_parameters', missingBodyMessage(operation));
+  },
+});
+
+export function parseJsonBody(): RequestHandler[] {
+  return [requireBody, jsonParser];
 }
 
 /** Turns body-parser's errors into the contract's codes. */
 export function bodyErrors(): ErrorRequestHandler {
   return (error: { type?: string; message?: string }, _req, _res, next) => {
+    if (error instanceof ServiceError) return next(error);
     if (error.type === 'entity.too.large') return next(new ServiceError('body_too_large', bodyTooLarge()));
     if (error.type === 'entity.parse.failed') return next(new ServiceError('invalid_json_body', invalidJsonBody(error.message ?? 'it cannot be parsed')));
     if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../providers/web/fetch-page.ts';
 import { guardedAgent } from '../providers/web/guarded-agent.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
+import { Webhook } from 'standardwebhooks';
+import { validatorAt, describeErrors } from '../../contract-tests/contract.ts';
+import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { LiveJobRunner } from './live-runner.ts';
 
 const LINKS: Record<string, string[]> = {
@@ -23,6 +26,9 @@ describe('live jobs', () => {
   let server: TestServer;
   let runner: LiveJobRunner;
   const policy = { allowPrivateNetwork: true };
+  let receiver: Server;
+  let receiverUrl: string;
+  const deliveries: { headers: Record<string, string>; body: string }[] = [];
   let inFlight = 0;
   let mostInFlight = 0;
 
@@ -33,6 +39,7 @@ describe('live jobs', () => {
         response.writeHead(200, { 'content-type': 'text/plain' });
         return response.end('User-agent: *\nDisallow: /docs/private/\nDisallow: /closed/\n');
       }
+      if (path === '/stall') return;
       if (path === '/gone') {
         response.writeHead(404, { 'content-type': 'text/html' });
         return response.end('<h1>Gone</h1>');
@@ -48,12 +55,26 @@ describe('live jobs', () => {
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    server = await startTestServer({ allowPrivateNetwork: true, providers: { web: { name: 'web', fetch: async () => ({}) } }, routes: { crawlWebsite: 'web', batchScrapeWebPages: 'web' } });
+    receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk));
+      request.on('end', () => {
+        deliveries.push({ headers: request.headers as Record<string, string>, body });
+        response.writeHead(204);
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    // Receivers check webhook-timestamp against their own clock: the server's starts at the real time.
+    server = await startTestServer({ clockStart: Date.now(), allowPrivateNetwork: true, providers: { web: { name: 'web', fetch: async () => ({}) } }, routes: { crawlWebsite: 'web', batchScrapeWebPages: 'web' } });
     runner = new LiveJobRunner(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: DEFAULT_LIMITS });
   });
   afterAll(async () => {
     await server.close();
+    site.closeAllConnections();
     await new Promise<void>((resolve) => site.close(() => resolve()));
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
   });
 
   async function submit(secret: string, path: string, body: Record<string, unknown>) {
@@ -133,5 +154,52 @@ describe('live jobs', () => {
     await server.call(`/web/jobs/${cancelledJob.id}`, { method: 'DELETE', key: secret });
     const { job: cancelled, pages: none } = await finished(secret, id, cancelledJob.id);
     expect([cancelled.status, none.length]).toEqual(['cancelled', 0]);
+  });
+
+  /** The events of `jobId` delivered to the receiver, signatures verified, each valid against the contract's JobEvent. */
+  async function deliveredEvents(keyId: string, jobId: string) {
+    const policy = { allowPrivateNetwork: true };
+    await new WebhookDispatcher(server.stores, server.clock, guardedAgent(policy), policy).tick();
+    const verifier = new Webhook(server.stores.keys.get(keyId)!.webhookSecret);
+    const validate = validatorAt('/components/schemas/JobEvent');
+    const events = deliveries
+      .filter((delivery) => (JSON.parse(delivery.body) as { data: { job: { id: string } } }).data.job.id === jobId)
+      .map((delivery) => verifier.verify(delivery.body, delivery.headers) as { type: string; data: { job: { id: string; status: string; error: unknown } } });
+    for (const event of events) expect(describeErrors(validate(event) ? [] : validate.errors), event.type).toEqual([]);
+    return events;
+  }
+
+  describe('a job that could store no page ends failed, with the cause in job.error and in its failed event', () => {
+    let closedOrigin: string;
+    beforeAll(async () => {
+      const probe = createServer();
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      closedOrigin = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+    });
+
+    it.each([
+      { job: 'a crawl whose start page is 404', path: '/web/crawl', body: () => ({ url: `${origin}/gone` }), code: 'upstream_not_found', message: () => `The start page ${origin}/gone could not be fetched, so nothing could be crawled: The page answered 404.`, pagesFailed: 1 },
+      { job: 'a crawl of a host with nothing listening', path: '/web/crawl', body: () => ({ url: `${closedOrigin}/` }), code: 'upstream_failed', message: () => expect.stringMatching(new RegExp(`^The start page ${closedOrigin}/ could not be fetched, so nothing could be crawled: .*ECONNREFUSED`)), pagesFailed: 1 },
+      { job: 'a crawl whose start page does not answer in time', path: '/web/crawl', body: () => ({ url: `${origin}/stall` }), code: 'upstream_timeout', message: () => `The start page ${origin}/stall could not be fetched, so nothing could be crawled: The page did not answer within the timeout of 300 ms.`, pagesFailed: 1 },
+      { job: 'a batch scrape whose every page fails', path: '/web/batch-scrape', body: () => ({ urls: [`${origin}/gone`, `${closedOrigin}/a`] }), code: 'upstream_not_found', message: () => `No page could be stored: ${origin}/gone could not be fetched (The page answered 404.), nor could the 1 other page.`, pagesFailed: 2 },
+    ])('$job ends failed with $code (not completed with error null), charging only the submission', async ({ path, body, code, message, pagesFailed }) => {
+      const { secret, id } = server.key({ credits: 10, sandbox: false });
+      const job = await submit(secret, path, { ...body(), webhook_url: receiverUrl });
+      const quick = new LiveJobRunner(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: { ...DEFAULT_LIMITS, timeoutMs: 300 } });
+      await quick.work(id, job.id);
+      const { job: done, pages } = (await server.call(`/web/jobs/${job.id}?limit=100`, { key: secret })).body.data;
+
+      expect(done).toMatchObject({ status: 'failed', pages_completed: 0, pages_failed: pagesFailed, pages_total: pagesFailed, credits_used: 1, error: { code, message: message() } });
+      expect(done.completed_at).not.toBeNull();
+      expect(pages[0]).toMatchObject({ document: null, error: { code } });
+      expect(server.stores.ledger.balance(id)).toBe(9);
+      expect(server.stores.ledger.entries(id).filter((entry) => entry.jobId === job.id)).toEqual([]);
+
+      const events = await deliveredEvents(id, job.id);
+      const kind = path === '/web/crawl' ? 'crawl' : 'batch_scrape';
+      expect(events.map((event) => event.type)).toEqual([`${kind}.started`, ...Array.from({ length: pagesFailed }, () => `${kind}.page`), `${kind}.failed`]);
+      expect(events.at(-1)!.data.job).toEqual(done);
+    });
   });
 });

@@ -21,6 +21,7 @@ import { repeat } from '../repeat.ts';
 import type { UpstreamErrorObserver } from '../operator/metrics.ts';
 import { queueJobEvent, type JobEventName } from '../webhooks/job-events.ts';
 import { HostSlots } from './host-slots.ts';
+import { endedJob, firstPage } from './job-end.ts';
 
 interface Progress {
   frontier: { url: string; depth: number }[];
@@ -201,7 +202,8 @@ export class LiveJobRunner {
     const done = job.pages_completed + job.pages_failed;
     const batch = progress.frontier.slice(0, Math.max(0, Math.min(PAGES_PER_STEP, limit - done)));
     if (batch.length === 0) {
-      inTransaction(this.stores.database, () => this.save(stored, { ...job, status: 'completed', updated_at: now(), completed_at: now(), pages_total: done }, 'completed'));
+      const ended = endedJob(job, firstPage(this.stores, stored), now());
+      inTransaction(this.stores.database, () => this.save(stored, ended, ended.status === 'failed' ? 'failed' : 'completed'));
       return false;
     }
     const fetched = await this.fetchBatch(stored, batch);

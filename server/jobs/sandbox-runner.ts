@@ -13,6 +13,7 @@ import type { Job, JobPage, StoredJob } from '../store/jobs.ts';
 import type { Stores } from '../store/index.ts';
 import { inTransaction } from '../store/database.ts';
 import { queueJobEvent, type JobEventName } from '../webhooks/job-events.ts';
+import { endedJob, firstPage } from './job-end.ts';
 import type { UpstreamErrorObserver } from '../operator/metrics.ts';
 
 const PER_PAGE_COST = Object.fromEntries(operations.map((row) => [row.operationId, row.creditCostPerPage]));
@@ -30,8 +31,18 @@ function formatsOf(request: Record<string, unknown>): string[] {
 function plannedUrls(stored: StoredJob): string[] {
   const { request, job } = stored;
   if (job.kind === 'batch_scrape') return [...new Set((request.urls as string[]).filter((url) => !job.invalid_urls.includes(url)))];
-  if (job.kind === 'crawl') return sandboxCrawlUrls(String(request.url), Number(request.limit ?? 100), Number(request.max_depth ?? 3));
+  if (job.kind === 'crawl') return crawlUrls(String(request.url), Number(request.limit ?? 100), Number(request.max_depth ?? 3));
   return [];
+}
+
+/** A crawl's URLs; a start URL that fails (a magic host) is the only one, visited and stored with its error. */
+function crawlUrls(startUrl: string, limit: number, maxDepth: number): string[] {
+  try {
+    return sandboxCrawlUrls(startUrl, limit, maxDepth);
+  } catch (error) {
+    if (error instanceof ProviderError) return [startUrl];
+    throw error;
+  }
 }
 
 export class SandboxJobRunner {
@@ -71,15 +82,16 @@ export class SandboxJobRunner {
       return;
     }
     if (job.kind === 'agent') {
-      const answer = sandboxAgentAnswer(String(stored.request.url), String(stored.request.prompt), String(stored.request.model ?? 'spark-1-mini'));
-      this.save(stored, { ...job, status: 'completed', completed_at: now, answer }, 'completed');
+      const ran = this.agentRun(stored, job, now);
+      this.save(stored, ran, ran.status === 'failed' ? 'failed' : 'completed');
       return;
     }
     const urls = plannedUrls(stored);
     const seq = job.pages_completed + job.pages_failed;
     const url = urls[seq];
     if (url === undefined) {
-      this.save(stored, { ...job, status: 'completed', completed_at: now }, 'completed');
+      const ended = endedJob(job, firstPage(this.stores, stored), now);
+      this.save(stored, ended, ended.status === 'failed' ? 'failed' : 'completed');
       return;
     }
     try {
@@ -102,6 +114,17 @@ export class SandboxJobRunner {
     const page = { url: document.url, document, error: null, completed_at: now };
     this.stores.jobs.addPage(job.id, seq + 1, page);
     this.save(stored, { ...job, pages_completed: job.pages_completed + 1, credits_used: job.credits_used + cost }, 'page', page);
+  }
+
+  /** The agent job answered, or failed with the upstream's error when its start URL fails. */
+  private agentRun(stored: StoredJob, job: Job, now: string): Job {
+    try {
+      const answer = sandboxAgentAnswer(String(stored.request.url), String(stored.request.prompt), String(stored.request.model ?? 'spark-1-mini'));
+      return { ...job, status: 'completed', completed_at: now, answer };
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      return { ...job, status: 'failed', completed_at: now, error: { code: error.code, message: error.message } };
+    }
   }
 
   /** Saves the job and queues the webhook event it announces, in the step's transaction. */

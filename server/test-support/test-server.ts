@@ -4,6 +4,8 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { CorsOrigins } from '../../lib/cors.ts';
+import { createHttpServer } from '../../lib/http-server.ts';
 import { createApp } from '../app.ts';
 import type { Clock } from '../clock.ts';
 import { SandboxJobRunner } from '../jobs/sandbox-runner.ts';
@@ -39,6 +41,8 @@ export interface TestServerOptions {
   routes?: Partial<Record<OperationId, string>>;
   rateLimit?: { requests: number; windowSeconds: number };
   allowPrivateNetwork?: boolean;
+  /** `CORS_ORIGINS`, parsed. */
+  corsOrigins?: CorsOrigins;
   /** Where the manual clock starts (milliseconds since the epoch). */
   clockStart?: number;
   /** PUBLIC_BASE_URL: where the service is reached behind a proxy. */
@@ -68,9 +72,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const logLines: Record<string, unknown>[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(JSON.parse(line)) });
   const providers = new ProviderRegistry(options.routes ?? {}, options.providers ?? {}, sandboxProvider);
-  const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true, allowPrivateNetwork: options.allowPrivateNetwork ?? false, publicBaseUrl: options.publicBaseUrl ?? null }, stores, providers, clock, logger, metrics, readiness });
+  const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true, allowPrivateNetwork: options.allowPrivateNetwork ?? false, publicBaseUrl: options.publicBaseUrl ?? null, corsOrigins: options.corsOrigins ?? null }, stores, providers, clock, logger, metrics, readiness });
   const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    const listening = createHttpServer(app, { publicBaseUrl: options.publicBaseUrl ?? null }).listen(0, '127.0.0.1', () => resolve(listening));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   return {

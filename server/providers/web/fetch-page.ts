@@ -72,15 +72,22 @@ export function header(headers: Record<string, string | string[] | undefined>, n
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * A fetch that got no answer from the host at all: its name could not be resolved, it could not
+ * be connected to, or it did not answer in time. A page that answered badly (an error status, too
+ * large, too many redirects) is a plain ProviderError.
+ */
+export class UpstreamUnreached extends ProviderError {}
+
 function failureOf(error: unknown, url: string, timedOut: boolean, timeoutMs: number): ProviderError {
   if (error instanceof ProviderError) return error;
-  if (timedOut) return new ProviderError('upstream_timeout', `The page did not answer within the timeout of ${timeoutMs} ms.`);
+  if (timedOut) return new UpstreamUnreached('upstream_timeout', `The page did not answer within the timeout of ${timeoutMs} ms.`);
   // A connection error comes as it is, or as the cause of another.
   const problem = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const cause = problem.cause ?? problem;
   if (cause?.code === NON_PUBLIC_ADDRESS) return new ProviderError('url_not_allowed', `${url} targets a non-public address: ${cause.message ?? ''}`.trim());
-  if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') return new ProviderError('upstream_failed', `The host of ${url} could not be resolved.`);
-  return new ProviderError('upstream_failed', `The page ${url} could not be fetched: ${cause?.message ?? (error as Error).message}.`);
+  if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') return new UpstreamUnreached('upstream_failed', `The host of ${url} could not be resolved.`);
+  return new UpstreamUnreached('upstream_failed', `The page ${url} could not be fetched: ${cause?.message ?? (error as Error).message}.`);
 }
 
 export interface Exchange {

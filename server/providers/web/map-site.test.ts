@@ -1,5 +1,5 @@
 /** web/map against a local site: robots.txt → sitemap index → sitemaps (one gzipped), plus page links. */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,5 +68,102 @@ describe('mapping a site', () => {
 
   it('answers 503 for a goal, which needs a ranking provider', async () => {
     await expect(provider.fetch({ operationId: 'mapWebsite', query: { url: `${origin}/`, goal: 'pricing pages' }, signal: new AbortController().signal })).rejects.toMatchObject({ code: 'capability_unavailable' });
+  });
+});
+
+/** A local site answering every request with `answer`, which records the paths it was asked. */
+async function startSite(answer: (path: string, response: ServerResponse) => void): Promise<{ origin: string; paths: string[]; close(): Promise<void> }> {
+  const paths: string[] = [];
+  const site = createServer((request, response) => {
+    paths.push(request.url ?? '/');
+    answer(request.url ?? '/', response);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(site.address() as AddressInfo).port}`,
+    paths,
+    close: () => new Promise<void>((resolve) => {
+      site.closeAllConnections();
+      site.close(() => resolve());
+    }),
+  };
+}
+
+/** A loopback port with nothing listening on it: taken from the system, then released. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+const status = (code: number, type = 'text/html', body = '<html><body>error</body></html>') => (_path: string, response: ServerResponse) => {
+  response.writeHead(code, { 'content-type': type });
+  response.end(body);
+};
+
+describe('a map emptied by an upstream failure is an error, never an empty success', () => {
+  const TIMEOUT_MS = 400;
+  const provider = createWebProvider({ policy: { allowPrivateNetwork: true }, limits: { timeoutMs: TIMEOUT_MS } });
+  const map = (url: string, sitemap: string) => provider.fetch({ operationId: 'mapWebsite', query: { url, sitemap }, signal: new AbortController().signal });
+  const sitemapModes = ['include', 'skip', 'only'];
+
+  it.each(sitemapModes)('a host with nothing listening answers upstream_failed (sitemap=%s), not 200 with no links', async (sitemap) => {
+    const url = `http://127.0.0.1:${await closedPort()}/`;
+    await expect(map(url, sitemap)).rejects.toMatchObject({ code: 'upstream_failed', message: expect.stringMatching(new RegExp(`^The site of ${url} could not be mapped: .*ECONNREFUSED`)) });
+  });
+
+  it.each(sitemapModes)('a host whose name does not resolve answers upstream_failed (sitemap=%s)', async (sitemap) => {
+    const unresolved = createWebProvider({
+      policy: { allowPrivateNetwork: true },
+      resolve: (host, callback) => callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), []),
+    });
+    const answer = unresolved.fetch({ operationId: 'mapWebsite', query: { url: 'http://nowhere.example/', sitemap }, signal: new AbortController().signal });
+    await expect(answer).rejects.toMatchObject({ code: 'upstream_failed', message: expect.stringContaining('could not be resolved') });
+  });
+
+  it.each([
+    { site: 'a 500 start page with no sitemap', answer: status(500), sitemap: 'include', code: 'upstream_failed' },
+    { site: 'a 500 start page', answer: status(500), sitemap: 'skip', code: 'upstream_failed' },
+    { site: 'a site answering 500 to its sitemap requests', answer: status(500), sitemap: 'only', code: 'upstream_failed' },
+    { site: 'a 404 start page with no sitemap', answer: status(404), sitemap: 'include', code: 'upstream_not_found' },
+    { site: 'a 403 start page with no sitemap', answer: status(403), sitemap: 'include', code: 'upstream_rejected' },
+  ])('$site answers $code (sitemap=$sitemap), as a scrape of it would', async ({ answer, sitemap, code }) => {
+    const site = await startSite(answer);
+    try {
+      await expect(map(`${site.origin}/`, sitemap)).rejects.toMatchObject({ code });
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('a host that does not answer in time answers upstream_timeout after one request, not one timeout per sitemap', async () => {
+    const site = await startSite(() => undefined);
+    try {
+      await expect(map(`${site.origin}/`, 'include')).rejects.toMatchObject({ code: 'upstream_timeout' });
+      expect(site.paths).toEqual(['/']);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it.each([
+    { site: 'a page without links, no sitemap', answer: (path: string, response: ServerResponse) => (path === '/' ? status(200, 'text/html', '<html><body>Nothing to link</body></html>') : status(404))(path, response), sitemap: 'include', links: ['/'] },
+    { site: 'a site without a sitemap', answer: (path: string, response: ServerResponse) => (path === '/' ? status(200) : status(404))(path, response), sitemap: 'only', links: [] },
+    {
+      site: 'a 404 start page with a sitemap',
+      answer: (path: string, response: ServerResponse) => (path === '/sitemap.xml' ? status(200, 'application/xml', '<urlset><url><loc>/listed</loc></url></urlset>') : status(404))(path, response),
+      sitemap: 'include',
+      links: ['/listed'],
+    },
+  ])('$site that answers is still a 200 (sitemap=$sitemap)', async ({ answer, sitemap, links }) => {
+    const site = await startSite(answer);
+    try {
+      const data = (await map(`${site.origin}/`, sitemap)) as { links: { url: string }[] };
+      expect(data.links.map((link) => new URL(link.url).pathname)).toEqual(links);
+    } finally {
+      await site.close();
+    }
   });
 });

@@ -1,0 +1,109 @@
+/**
+ * The mock's 200 answers, made to agree with the request as the sandbox server's answer to it
+ * would, after Prism produced one and before it is sent:
+ *
+ * - The default answer (no `Prefer: example=…` nor `dynamic=true`) of a data operation (scrape,
+ *   search, map, extract, short-video, finance, microblog, social network) is the sandbox
+ *   provider's own `data` for the request: the same function answers a sandbox key on the server.
+ * - The answers of jobs and monitors, and dynamic answers, are the example's or the generated data
+ *   conformed to the request (`conform-data.ts`); dynamic data is made believable
+ *   (`dynamic-data.ts`).
+ * - A named example asked for with `Prefer: example=…` keeps the example's data.
+ * - Every answer gets a fresh `request_id`; all but a named example report the mock's balance.
+ */
+import type { ErrorCode } from '../generated/errors.ts';
+import type { OperationRow } from '../generated/operations.ts';
+import { contractDocument } from '../lib/contract-document.ts';
+import type { EnvelopeBody } from '../lib/envelope.ts';
+import { newRequestId } from '../lib/request-id.ts';
+import { sandboxProvider } from '../server/providers/sandbox/index.ts';
+import { type DataOperationId, ProviderError } from '../server/providers/types.ts';
+import { conformData } from './conform-data.ts';
+import { makeBelievable } from './dynamic-data.ts';
+import type { Preferences } from './preferences.ts';
+
+const SANDBOX_OPERATIONS: readonly string[] = [
+  'scrapeWebPage', 'searchWeb', 'mapWebsite', 'extractWebData',
+  'listCollectionVideos', 'getPriceHistory', 'getMicroblogPost', 'listSocialEvents',
+] satisfies DataOperationId[];
+
+export interface ShapeRequest {
+  operation: OperationRow;
+  /** The path below `/v1`. */
+  path: string;
+  /** The operation's query parameters (Prism's selection parameters removed). */
+  query: URLSearchParams;
+  body: unknown;
+  preferences: Preferences;
+  /** The balance the mock reports. */
+  balance: number;
+}
+
+export type ShapedAnswer = { ok: true; envelope: EnvelopeBody } | { ok: false; code: ErrorCode; message: string };
+
+/** Path parameters by name, read from `path` with the operation's template. */
+function pathParameters(template: string, path: string): Record<string, string> {
+  const names = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+  const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, '([^/]+)')}$`);
+  const values = pattern.exec(path)?.slice(1) ?? [];
+  return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(values[index] ?? '')]));
+}
+
+type Node = Record<string, any>;
+
+function resolved(node: Node): Node {
+  let current = node;
+  while (typeof current.$ref === 'string') current = current.$ref.slice(2).split('/').reduce((parent: Node, key: string) => parent[key], contractDocument);
+  return current;
+}
+
+/** Each operation's query parameters that have a default, and the default as text. */
+const QUERY_DEFAULTS = new Map<string, [string, string][]>(
+  Object.values(contractDocument.paths as Node).flatMap((item: Node) => Object.values(item)).filter((operation: Node) => operation.operationId).map((operation: Node) => [
+    operation.operationId,
+    (operation.parameters ?? []).map(resolved)
+      .filter((parameter: Node) => parameter.in === 'query' && resolved(parameter.schema).default !== undefined)
+      .map((parameter: Node) => [parameter.name, String(resolved(parameter.schema).default)]),
+  ]),
+);
+
+/** The query as the server's validator hands it on: every parameter left out that has a default, set to it. */
+function withDefaults(operationId: string, query: URLSearchParams): Record<string, string> {
+  return { ...Object.fromEntries(QUERY_DEFAULTS.get(operationId) ?? []), ...Object.fromEntries(query) };
+}
+
+/** The sandbox provider's `data` for the request, or the error it answers (a magic input, a rule across parameters). */
+async function sandboxData(operationId: DataOperationId, query: Record<string, string>): Promise<Record<string, unknown> | ProviderError> {
+  try {
+    return await sandboxProvider.fetch({ operationId, query, signal: new AbortController().signal });
+  } catch (error) {
+    if (error instanceof ProviderError) return error;
+    throw error;
+  }
+}
+
+/** Prism's 200 `envelope` made to agree with the request (see the file's comment); `envelope` is left alone. */
+export async function shapeSuccess(request: ShapeRequest, envelope: EnvelopeBody): Promise<ShapedAnswer> {
+  const { operation, preferences } = request;
+  const shaped: EnvelopeBody = { ...envelope, request_id: newRequestId() };
+  if (preferences.exampleKey !== undefined) return { ok: true, envelope: shaped };
+  shaped.credits_remaining = request.balance;
+
+  if (!preferences.dynamic && SANDBOX_OPERATIONS.includes(operation.operationId)) {
+    const data = await sandboxData(operation.operationId as DataOperationId, withDefaults(operation.operationId, request.query));
+    if (data instanceof ProviderError) return { ok: false, code: data.code, message: data.message };
+    return { ok: true, envelope: { ...shaped, cached: false, data } };
+  }
+
+  const now = Date.now();
+  const data = conformData(envelope.data as Record<string, unknown>, {
+    operationId: operation.operationId,
+    query: request.query,
+    params: pathParameters(operation.path, request.path),
+    body: request.body as Record<string, unknown> | undefined,
+    creditCost: operation.creditCost,
+    now,
+  });
+  if (preferences.dynamic) makeBelievable(data, now);
+  return { ok: true, envelope: { ...shaped, data } };
+}
