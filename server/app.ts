@@ -1,5 +1,6 @@
 /**
- * createApp: the whole service as an Express app, wired top to bottom: CORS, request id, route, key,
+ * createApp: the whole service as an Express app, wired top to bottom: CORS, the operator's
+ * endpoints (/healthz, /readyz, /metrics, outside /v1), request id, route, key,
  * rate limit, body, contract validation, idempotency, the operation (credits, cache, handler),
  * and the one error handler that renders the error envelope.
  */
@@ -21,6 +22,8 @@ import { startCall } from './gateway/start-call.ts';
 import { contractValidator, validatorErrors } from './gateway/validator.ts';
 import { handlers } from './operations/index.ts';
 import { operationRoute } from './operations/pipeline.ts';
+import type { Metrics } from './operator/metrics.ts';
+import { operatorRoutes, type Readiness } from './operator/routes.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import type { Stores } from './store/index.ts';
 
@@ -30,6 +33,9 @@ export interface AppDependencies {
   providers: ProviderRegistry;
   clock: Clock;
   logger: Logger;
+  /** This app's metrics: a registry of its own, also told of ledger entries and job pages by `main.ts`. */
+  metrics: Metrics;
+  readiness: Readiness;
 }
 
 /** `/web/jobs/{job_id}` → `/v1/web/jobs/:job_id`. */
@@ -37,16 +43,17 @@ function expressPath(path: string): string {
   return `/v1${path.replace(/\{(\w+)\}/g, ':$1')}`;
 }
 
-export function createApp({ config, stores, providers, clock, logger }: AppDependencies): Express {
+export function createApp({ config, stores, providers, clock, logger, metrics, readiness }: AppDependencies): Express {
   const sendOptions = { checkHeaders: config.checkResponseHeaders, logger };
-  const deps = { stores, providers, clock, addressPolicy: { allowPrivateNetwork: config.allowPrivateNetwork } };
+  const deps = { stores, providers, clock, metrics, addressPolicy: { allowPrivateNetwork: config.allowPrivateNetwork } };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
 
   app.use(cors(config.corsOrigins));
   app.get(DOCS_PATH, docsRoute(logger));
-  app.use(startCall(logger));
+  app.use(operatorRoutes(stores, metrics, readiness));
+  app.use(startCall(logger, metrics));
   app.use(routeOperation(stores.keys, clock));
   app.use(authenticate(stores.keys, clock));
   app.use(rateLimit(new RateLimiter(clock), config.rateLimit));

@@ -2,9 +2,11 @@
  * The server's configuration, read once from the environment into a typed object. A bad value
  * stops start-up with a message naming the variable.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
+import { isIP } from 'node:net';
 import type { OperationId } from '../generated/operations.ts';
 import { parseCorsOrigins, type CorsOrigins } from '../lib/cors.ts';
+import { PROVIDER_OPERATION_IDS } from './providers/types.ts';
 
 export interface RateLimitPolicy {
   requests: number;
@@ -26,7 +28,7 @@ export interface ServerConfig {
   chromiumPath: string | null;
   /** Checks every answer's headers against the contract (development and test). */
   checkResponseHeaders: boolean;
-  logLevel: string;
+  logLevel: LogLevel;
   /** How often the job runner advances active jobs, in milliseconds. */
   jobTickMs: number;
   /** Origins allowed to call from a browser (`CORS_ORIGINS`), or null for no CORS. */
@@ -36,6 +38,41 @@ export interface ServerConfig {
 }
 
 export class ConfigError extends Error {}
+
+/** pino's levels; `silent` logs nothing. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const NODE_ENVS = ['production', 'development', 'test'] as const;
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  if (!allowed.includes(text as T)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${text}"`);
+  return text as T;
+}
+
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/** An IP address, or a name that could resolve: labels of letters, digits and hyphens, the last not all digits (so 999.1.1.1 is neither). */
+function host(env: NodeJS.ProcessEnv): string {
+  const text = env.HOST;
+  if (text === undefined || text === '') return '127.0.0.1';
+  if (isIP(text) !== 0) return text;
+  if (HOST_NAME.test(text) && !/^\d+$/.test(text.split('.').at(-1)!)) return text;
+  throw new ConfigError(`HOST must be an IP address of this machine (such as 127.0.0.1, 0.0.0.0 or ::) or a host name, got "${text}"`);
+}
+
+/** A SQLite file path or `:memory:`; a URL of another database is refused without echoing it (it may hold a password). */
+export function databaseUrl(env: NodeJS.ProcessEnv): string {
+  const text = env.DATABASE_URL;
+  if (text === undefined || text === '') return './data/wsdq.sqlite';
+  if (text === ':memory:') return text;
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(text)?.[1];
+  if (scheme) throw new ConfigError(`DATABASE_URL must be a SQLite file path or :memory: (the service embeds SQLite), got a ${scheme}: URL`);
+  if (statSync(text, { throwIfNoEntry: false })?.isDirectory()) throw new ConfigError(`DATABASE_URL must be a file path, got the directory "${text}" (such as ${text.replace(/\/$/, '')}/wsdq.sqlite)`);
+  return text;
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const text = env[name];
@@ -96,7 +133,13 @@ function providerRoutes(env: NodeJS.ProcessEnv): ServerConfig['providerRoutes'] 
     throw new ConfigError(`PROVIDER_ROUTES must be a JSON object of operationId to provider name, got "${text}"`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new ConfigError('PROVIDER_ROUTES must be a JSON object of operationId to provider name');
+    throw new ConfigError(`PROVIDER_ROUTES must be a JSON object of operationId to provider name, got "${text}"`);
+  }
+  for (const [operationId, provider] of Object.entries(parsed)) {
+    if (!PROVIDER_OPERATION_IDS.includes(operationId as OperationId)) {
+      throw new ConfigError(`PROVIDER_ROUTES has "${operationId}", which is not an operation a provider serves (operations: ${PROVIDER_OPERATION_IDS.join(', ')})`);
+    }
+    if (typeof provider !== 'string' || provider === '') throw new ConfigError(`PROVIDER_ROUTES routes ${operationId} to ${JSON.stringify(provider)}; a route is a provider's name, such as "web"`);
   }
   return { ...DEFAULT_PROVIDER_ROUTES, ...(parsed as ServerConfig['providerRoutes']) };
 }
@@ -111,17 +154,16 @@ function corsOrigins(env: NodeJS.ProcessEnv): CorsOrigins | null {
 
 /** Reads the configuration; throws ConfigError naming the first bad variable. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const nodeEnv = env.NODE_ENV ?? 'development';
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
-    host: env.HOST || '127.0.0.1',
-    databaseUrl: env.DATABASE_URL || './data/wsdq.sqlite',
+    host: host(env),
+    databaseUrl: databaseUrl(env),
     rateLimit: parseRateLimit(env.RATE_LIMIT || '120/60', 'RATE_LIMIT'),
     providerRoutes: providerRoutes(env),
     allowPrivateNetwork: booleanFlag(env, 'ALLOW_PRIVATE_NETWORK'),
     chromiumPath: executable(env, 'CHROMIUM_PATH'),
-    checkResponseHeaders: nodeEnv !== 'production',
-    logLevel: env.LOG_LEVEL || 'info',
+    checkResponseHeaders: oneOf(env, 'NODE_ENV', NODE_ENVS, 'development') !== 'production',
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     jobTickMs: integer(env, 'JOB_TICK_MS', 100, 10, 60_000),
     corsOrigins: corsOrigins(env),
     publicBaseUrl: publicBaseUrl(env),

@@ -1,7 +1,9 @@
 /** `npm start` as a process: serves /v1 with no set-up, refuses bad configuration by name, finishes in-flight work on SIGTERM. */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +28,11 @@ describe('the server process', () => {
     const answer = await fetch(`${baseUrl}/web/jobs`);
     expect(answer.status).toBe(401);
     expect((await answer.json()).error.code).toBe('api_key_missing');
+    const origin = new URL(baseUrl).origin;
+    expect(await (await fetch(`${origin}/readyz`)).json()).toEqual({ status: 'ready' });
+    const metrics = await (await fetch(`${origin}/metrics`)).text();
+    expect(metrics).toContain('wsdq_http_requests_total{operation="listJobs",status="401"} 1');
+    expect(metrics).toContain('process_cpu_seconds_total');
 
     const exited = once(server.child, 'exit');
     server.child.kill('SIGTERM');
@@ -55,10 +62,45 @@ describe('the server process', () => {
     { env: { PORT: 'http' }, message: 'PORT must be an integer from 0 to 65535, got "http"' },
     { env: { RATE_LIMIT: 'lots' }, message: 'RATE_LIMIT must be REQUESTS/SECONDS with both at least 1, such as 120/60, got "lots"' },
     { env: { PROVIDER_ROUTES: '{"searchWeb":"acme"}' }, message: 'PROVIDER_ROUTES routes searchWeb to "acme", which is not a provider' },
-  ])('refuses to start with a bad configuration, naming the variable: $message', async ({ env, message }) => {
+    { env: { PROVIDER_ROUTES: '{"fooBar":"web"}' }, message: 'PROVIDER_ROUTES has "fooBar", which is not an operation a provider serves' },
+    { env: { LOG_LEVEL: 'loud' }, message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"' },
+    { env: { HOST: '999.1.1.1' }, message: 'HOST must be an IP address of this machine (such as 127.0.0.1, 0.0.0.0 or ::) or a host name, got "999.1.1.1"' },
+    { env: { NODE_ENV: 'prod' }, message: 'NODE_ENV must be one of production, development, test, got "prod"' },
+  ])('refuses to start with a bad configuration, naming the variable, exit 2: $message', async ({ env, message }) => {
     const server = start({ DATABASE_URL: ':memory:', ...env });
     const [code] = await once(server.child, 'exit');
     expect(code).toBe(2);
-    expect(server.output()).toContain(message);
+    expect(server.output().startsWith(`Configuration error: ${message}`)).toBe(true);
+    expect(server.output().trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('a database file that is not a database stops start-up naming DATABASE_URL, exit 2', async () => {
+    const notADatabase = join(folder, 'notes.txt');
+    await writeFile(notADatabase, 'not a database, just notes\n'.repeat(100));
+    const server = start({ DATABASE_URL: notADatabase });
+    const [code] = await once(server.child, 'exit');
+    expect(code).toBe(2);
+    expect(server.output()).toBe(`Configuration error: DATABASE_URL: cannot open the database ${notADatabase}: file is not a database\n`);
+  });
+
+  it('a port already in use stops start-up with an error naming PORT, exit 1, and never says listening', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const server = start({ PORT: String(port), DATABASE_URL: join(folder, 'taken.sqlite') });
+      const [code] = await once(server.child, 'exit');
+      expect(code).toBe(1);
+      expect(server.output()).toBe(`Cannot listen on 127.0.0.1:${port}: the port is already in use (PORT=${port}). Choose another PORT or stop the process using it.\n`);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('an address that is not this machine\'s stops start-up with an error naming HOST, exit 1, and never says listening', async () => {
+    const server = start({ PORT: '0', HOST: '192.0.2.1', DATABASE_URL: join(folder, 'elsewhere.sqlite') });
+    const [code] = await once(server.child, 'exit');
+    expect(code).toBe(1);
+    expect(server.output()).toBe("Cannot listen on 192.0.2.1:0: the address is not one of this machine's (HOST=192.0.2.1). Choose a HOST this machine has, such as 127.0.0.1 or 0.0.0.0.\n");
   });
 });

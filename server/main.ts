@@ -1,7 +1,9 @@
 /**
  * `npm start`: serves the service at http://127.0.0.1:3000/v1 (PORT overrides) on the embedded
- * database (DATABASE_URL, default ./data/wsdq.sqlite). SIGTERM or SIGINT lets in-flight requests
- * finish, then closes the database.
+ * database (DATABASE_URL, default ./data/wsdq.sqlite). A bad variable stops it with exit code 2; an
+ * address it cannot bind, with exit code 1; "listening" is printed only once the socket is bound,
+ * and only then do the job runners, webhooks and monitors start. SIGTERM or SIGINT turns /readyz
+ * to 503, lets in-flight requests finish, then closes the database.
  */
 import { createHttpServer } from '../lib/http-server.ts';
 import { createApp } from './app.ts';
@@ -14,76 +16,106 @@ import { HeadlessBrowser } from './providers/web/browser.ts';
 import { conversionPool } from './providers/web/conversion-pool.ts';
 import { DEFAULT_LIMITS } from './providers/web/fetch-page.ts';
 import { guardedAgent } from './providers/web/guarded-agent.ts';
+import { listen, ListenError } from './listen.ts';
 import { createLogger } from './logger.ts';
+import { Metrics } from './operator/metrics.ts';
+import type { Readiness } from './operator/routes.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { sandboxProvider } from './providers/sandbox/index.ts';
 import { createWebProvider } from './providers/web/index.ts';
 import { repeat } from './repeat.ts';
-import { openStores } from './store/index.ts';
+import { openStores, type Stores } from './store/index.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 /** How often due webhook messages are attempted, and due monitors checked. */
 const WEBHOOK_TICK_MS = 1000;
 const MONITOR_TICK_MS = 1000;
+/** Expired idempotency records (24 h) and cache entries (7 days) are dropped every 10 minutes. */
+const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
+
+function refuseConfiguration(message: string): never {
+  console.error(`Configuration error: ${message}`);
+  process.exit(2);
+}
 
 let config;
 try {
   config = readConfig();
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
-  console.error(`Configuration error: ${error.message}`);
-  process.exit(2);
+  refuseConfiguration(error.message);
 }
 
 const logger = createLogger(config.logLevel);
+const metrics = new Metrics({ processMetrics: true });
 const policy = { allowPrivateNetwork: config.allowPrivateNetwork };
 const browser = config.chromiumPath ? new HeadlessBrowser(config.chromiumPath, policy) : undefined;
-const stores = openStores(config.databaseUrl);
+let stores: Stores;
+try {
+  stores = openStores(config.databaseUrl, { ledgerObserver: metrics });
+} catch (error) {
+  refuseConfiguration(`DATABASE_URL: cannot open the database ${config.databaseUrl}: ${(error as Error).message}`);
+}
 let providers: ProviderRegistry;
 try {
   providers = new ProviderRegistry(config.providerRoutes, { web: createWebProvider({ policy, ...(browser ? { browser } : {}) }) }, sandboxProvider);
 } catch (error) {
-  console.error(`Configuration error: ${(error as Error).message}`);
-  process.exit(2);
+  stores.database.close();
+  if (!(error instanceof ConfigError)) throw error;
+  refuseConfiguration(error.message);
 }
-const runner = new SandboxJobRunner(stores, systemClock);
+
+const readiness: Readiness = { shuttingDown: false };
+const app = createApp({ config, stores, providers, clock: systemClock, logger, metrics, readiness });
+const server = createHttpServer(app, { publicBaseUrl: config.publicBaseUrl });
+
+/** Closes what start-up opened: the browser, the conversion workers and the database. */
+async function closeResources(): Promise<void> {
+  await Promise.allSettled([browser?.close(), conversionPool.close()]);
+  stores.database.close();
+}
+
+let port: number;
+try {
+  port = (await listen(server, config.port, config.host)).port;
+} catch (error) {
+  if (!(error instanceof ListenError)) throw error;
+  console.error(error.message);
+  await closeResources();
+  process.exit(1);
+}
+
+const runner = new SandboxJobRunner(stores, systemClock, metrics);
 runner.start(config.jobTickMs);
 const agent = guardedAgent(policy);
-const liveRunner = new LiveJobRunner(stores, systemClock, { agent, policy, limits: DEFAULT_LIMITS });
+const liveRunner = new LiveJobRunner(stores, systemClock, { agent, policy, limits: DEFAULT_LIMITS }, metrics);
 liveRunner.start(config.jobTickMs);
 const webhooks = new WebhookDispatcher(stores, systemClock, agent, policy);
 webhooks.start(WEBHOOK_TICK_MS);
-const monitors = new MonitorScheduler(stores, systemClock, { agent, policy, limits: DEFAULT_LIMITS });
+const monitors = new MonitorScheduler(stores, systemClock, { agent, policy, limits: DEFAULT_LIMITS }, metrics);
 monitors.start(MONITOR_TICK_MS);
-
-/** Expired idempotency records (24 h) and cache entries (7 days) are dropped every 10 minutes. */
-const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
 const stopMaintenance = repeat(MAINTENANCE_INTERVAL_MS, () => {
   const now = systemClock.now();
   stores.idempotency.purgeExpired(now);
   stores.cache.purgeExpired(now);
 });
-const app = createApp({ config, stores, providers, clock: systemClock, logger });
 
-const server = createHttpServer(app, { publicBaseUrl: config.publicBaseUrl }).listen(config.port, config.host, () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  console.log(`Web and Social Data Query Service listening on http://${config.host}:${port}/v1 (database ${config.databaseUrl})`);
-});
+const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+console.log(`Web and Social Data Query Service listening on http://${shownHost}:${port}/v1 (database ${config.databaseUrl})`);
 
 function shutdown(signal: string): void {
   console.log(`${signal} received: finishing in-flight requests`);
+  readiness.shuttingDown = true;
   runner.stop();
   liveRunner.stop();
   webhooks.stop();
   monitors.stop();
   stopMaintenance();
   server.close(() => {
-    void browser?.close();
-    void conversionPool.close();
-    stores.database.close();
-    console.log('stopped');
-    process.exit(0);
+    void closeResources().then(() => {
+      console.log('stopped');
+      process.exit(0);
+    });
   });
   server.closeIdleConnections();
   setTimeout(() => {

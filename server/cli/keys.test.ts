@@ -56,13 +56,63 @@ describe('key commands', () => {
   });
 
   it.each([
-    { args: ['create'], message: '--credits must be a whole number, got ""' },
-    { args: ['create', '--credits', '10', '--scopes', 'web,video'], message: '--scopes takes platforms from web, shortvideo, finance, microblog, socialnet; got "web,video"' },
-    { args: ['credit', 'key_nope', '--credits', '1'], message: 'no key key_nope' },
-    { args: ['fly'], message: 'usage: node server/cli/keys.ts <create|list|revoke|credit> [options]' },
-  ])('refuses $args with a precise message and exit code 2', async ({ args, message }) => {
+    { args: ['create'], message: '--credits is required (an integer, 0 or more)', usage: 'Usage: npm run key:create -- --credits N [options]' },
+    { args: ['create', '--credits', ''], message: '--credits is required (an integer, 0 or more)', usage: 'Usage: npm run key:create -- --credits N [options]' },
+    { args: ['create', '--credits', 'ten'], message: '--credits must be an integer, 0 or more, got "ten"', usage: 'Usage: npm run key:create -- --credits N [options]' },
+    { args: ['create', '--credits', '10', '--expires-in', '0'], message: '--expires-in must be an integer, 1 or more, got "0"', usage: 'Usage: npm run key:create -- --credits N [options]' },
+    { args: ['create', '--credits', '10', '--scopes', 'web,video'], message: '--scopes takes platforms from web, shortvideo, finance, microblog, socialnet; got "web,video"', usage: 'Usage: npm run key:create -- --credits N [options]' },
+    { args: ['create', '--credits', '10', '--rate-limit', 'fast'], message: '--rate-limit must be REQUESTS/SECONDS with both at least 1, such as 120/60, got "fast"', usage: 'Usage: npm run key:create -- --credits N [options]' },
+    { args: ['create', '--help-me'], message: "Unknown option '--help-me'", usage: 'Usage: npm run key:create -- --credits N [options]' },
+    { args: ['list', 'extra'], message: "Unexpected argument 'extra'", usage: 'Usage: npm run key:list' },
+    { args: ['revoke'], message: "KEY is required: the key's id (key_…) or its prefix", usage: 'Usage: npm run key:revoke -- KEY' },
+    { args: ['credit', 'key_nope'], message: '--credits is required (an integer, 1 or more)', usage: 'Usage: npm run key:credit -- KEY --credits N' },
+    { args: ['credit', 'key_nope', '--credits', '0'], message: '--credits must be an integer, 1 or more, got "0"', usage: 'Usage: npm run key:credit -- KEY --credits N' },
+    { args: ['fly'], message: 'unknown command "fly"', usage: 'npm run key:create  issues a key' },
+    { args: [], message: 'name a command', usage: 'npm run key:create  issues a key' },
+  ])('a usage error ($args) prints the message, then the usage, exit 2', async ({ args, message, usage }) => {
     const failure = await keys(...args).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 2 });
-    expect((failure as { stderr: string }).stderr).toContain(message);
+    const stderr = (failure as { stderr: string }).stderr;
+    expect(stderr.startsWith(`error: ${message}`)).toBe(true);
+    expect(stderr.indexOf(usage)).toBeGreaterThan(stderr.indexOf(message));
+    expect(stderr).not.toContain('got ""');
+  });
+
+  it('an unknown key is refused with its name and exit 2, without the usage', async () => {
+    const failure = await keys('credit', 'key_nope', '--credits', '1').catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2, stderr: 'error: no key key_nope (key:list shows the keys)\n' });
+  });
+
+  it.each([
+    { command: 'create', usage: 'Usage: npm run key:create -- --credits N [options]', option: '--credits N', example: 'npm run key:create -- --credits 1000 --sandbox' },
+    { command: 'list', usage: 'Usage: npm run key:list', option: '-h, --help', example: 'npm run key:list' },
+    { command: 'revoke', usage: 'Usage: npm run key:revoke -- KEY', option: 'KEY', example: 'npm run key:revoke -- key_' },
+    { command: 'credit', usage: 'Usage: npm run key:credit -- KEY --credits N', option: '--credits N', example: 'npm run key:credit -- wsdq_live_' },
+  ])('key:$command --help prints its usage, options with their meaning and an example, exit 0 (it said Unknown option)', async ({ command, usage, option, example }) => {
+    for (const flag of ['--help', '-h']) {
+      const { stdout, stderr } = await keys(command, flag);
+      expect(stderr).toBe('');
+      expect(stdout.startsWith(`${usage}\n`)).toBe(true);
+      expect(stdout.split('\n').some((line) => line.startsWith(`  ${option}  `) && line.trim().length > option.length + 2)).toBe(true);
+      expect(stdout).toMatch(/^Examples?:$/m);
+      expect(stdout).toContain(`  ${example}`);
+    }
+  });
+
+  it('--help of no command lists the commands, exit 0', async () => {
+    const { stdout } = await keys('--help');
+    expect(stdout).toContain('npm run key:create  issues a key');
+    expect(stdout).toContain('npm run key:credit  adds credits to a key');
+  });
+
+  it('--help needs no database: it creates none', async () => {
+    const nowhere = join(folder, 'never', 'created.sqlite');
+    await run(process.execPath, ['server/cli/keys.ts', 'create', '--help'], { env: { ...env, DATABASE_URL: nowhere } });
+    await expect(readFile(nowhere)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('a bad DATABASE_URL is refused as a configuration error naming it, exit 2', async () => {
+    const failure = await run(process.execPath, ['server/cli/keys.ts', 'list'], { env: { ...env, DATABASE_URL: 'postgres://user:secret@db/keys' } }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2, stderr: 'Configuration error: DATABASE_URL must be a SQLite file path or :memory: (the service embeds SQLite), got a postgres: URL\n' });
   });
 });

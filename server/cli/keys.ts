@@ -1,19 +1,32 @@
 /**
- * Key commands, on the same database as the server (DATABASE_URL):
- *   key:create --credits N [--scopes web,finance] [--expires-in SECONDS] [--sandbox] [--name TEXT] [--rate-limit 120/60]
- *   key:list | key:revoke <key id or prefix> | key:credit <key id or prefix> --credits N
- * `key:create` prints the new key alone on its last line; it is shown once and stored only hashed.
+ * Key commands, on the same database as the server (DATABASE_URL): `npm run key:create`,
+ * `key:list`, `key:revoke`, `key:credit`. Each prints its usage, options and an example on
+ * `--help` (exit 0) and after a usage error (exit 2). `key:create` prints the new key alone on its
+ * last line; it is shown once and stored only hashed.
  */
 import { parseArgs } from 'node:util';
-import { parseRateLimit, readConfig } from '../config.ts';
+import { ConfigError, databaseUrl, parseRateLimit } from '../config.ts';
 import { PLATFORM_SCOPES, type Scope } from '../store/api-keys.ts';
 import { openStores, type Stores } from '../store/index.ts';
+import { commandHelp, type CommandSpec } from './help.ts';
 
+/** A mistake in the command line: the message, then the command's usage. */
 class UsageError extends Error {}
+/** A well-formed command that cannot be carried out (an unknown key): the message alone. */
+class CommandError extends Error {}
 
-function positiveInteger(text: string | undefined, flag: string, allowZero = true): number {
+type Values = Record<string, string | boolean | undefined>;
+interface Command extends CommandSpec {
+  run(stores: Stores, values: Values, positionals: string[]): void;
+}
+
+/** An integer of at least `min` from `--flag`, which is required. */
+function integerOption(values: Values, flag: string, min: number): number {
+  const text = values[flag];
+  const wanted = `an integer, ${min} or more`;
+  if (typeof text !== 'string' || text === '') throw new UsageError(`--${flag} is required (${wanted})`);
   const value = Number(text);
-  if (text === undefined || !Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new UsageError(`${flag} must be a whole number${allowZero ? '' : ' above 0'}, got "${text ?? ''}"`);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min) throw new UsageError(`--${flag} must be ${wanted}, got "${text}"`);
   return value;
 }
 
@@ -25,71 +38,153 @@ function scopesOf(text: string | undefined): Scope[] {
   return scopes as Scope[];
 }
 
-function create(stores: Stores, args: string[]): void {
-  const { values } = parseArgs({
-    args,
-    options: { credits: { type: 'string' }, scopes: { type: 'string' }, 'expires-in': { type: 'string' }, sandbox: { type: 'boolean' }, name: { type: 'string' }, 'rate-limit': { type: 'string' } },
-  });
-  const credits = positiveInteger(values.credits, '--credits');
-  const now = new Date();
-  const expiresAt = values['expires-in'] === undefined ? null : new Date(now.getTime() + positiveInteger(values['expires-in'], '--expires-in', false) * 1000).toISOString();
-  const { key, secret } = stores.keys.create({
-    credits,
-    scopes: scopesOf(values.scopes),
-    sandbox: values.sandbox ?? false,
-    expiresAt,
-    name: values.name ?? null,
-    rateLimit: values['rate-limit'] ? parseRateLimit(values['rate-limit'], '--rate-limit') : null,
-  }, now);
-  console.log(`Created ${key.sandbox ? 'sandbox' : 'live'} key ${key.id} with ${key.balance} credits, scopes ${key.scopes.join(',')}${key.expiresAt ? `, expiring ${key.expiresAt}` : ''}.`);
-  console.log(`Webhook signing secret (Standard Webhooks): ${key.webhookSecret}`);
-  console.log('The key is shown once and stored only as a hash. Key:');
-  console.log(secret);
-}
-
-function list(stores: Stores): void {
-  const rows = stores.keys.list().map((key) => [
-    key.id, `${key.keyPrefix}…`, key.sandbox ? 'sandbox' : 'live', String(key.balance), key.scopes.join(','),
-    key.revokedAt ? `revoked ${key.revokedAt}` : key.expiresAt ? `expires ${key.expiresAt}` : 'active', key.name ?? '',
-  ]);
-  const header = ['id', 'prefix', 'mode', 'balance', 'scopes', 'state', 'name'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
-}
-
 function keyArgument(stores: Stores, text: string | undefined) {
-  if (!text) throw new UsageError('name the key by its id (key_…) or its prefix (wsdq_live_… as key:list shows it)');
-  const key = stores.keys.find(text.replace(/…$/, ''));
-  if (!key) throw new UsageError(`no key ${text}`);
+  const key = stores.keys.find(text!.replace(/…$/, ''));
+  if (!key) throw new CommandError(`no key ${text} (key:list shows the keys)`);
   return key;
 }
 
-function revoke(stores: Stores, args: string[]): void {
-  const key = keyArgument(stores, args[0]);
-  console.log(stores.keys.revoke(key.id) ? `Revoked ${key.id}.` : `${key.id} was already revoked.`);
+const KEY_ARGUMENT = { name: 'KEY', help: 'the key\'s id (key_…) or its prefix (wsdq_live_… or wsdq_test_…, as key:list shows it)' };
+
+const commands: Record<string, Command> = {
+  create: {
+    script: 'key:create',
+    purpose: 'issues a key',
+    summary: 'Creates an API key and prints it once, alone on the last line; it is stored only as a hash.',
+    options: {
+      credits: { type: 'string', value: 'N', help: 'credits the key starts with, an integer, 0 or more (required)', required: true },
+      scopes: { type: 'string', value: 'LIST', help: `platforms the key may call, comma-separated, from ${PLATFORM_SCOPES.join(', ')} (default: all)` },
+      'expires-in': { type: 'string', value: 'SECONDS', help: 'the key expires this many seconds from now (default: never)' },
+      sandbox: { type: 'boolean', help: 'a sandbox key: built-in data, no upstream fetched (default: a live key)' },
+      name: { type: 'string', value: 'TEXT', help: 'a label key:list shows' },
+      'rate-limit': { type: 'string', value: 'REQUESTS/SECONDS', help: 'the key\'s own rate limit, such as 120/60 (default: the server\'s RATE_LIMIT)' },
+    },
+    examples: ['npm run key:create -- --credits 1000 --sandbox', 'npm run key:create -- --credits 500 --scopes web,finance --expires-in 86400 --name "frontend team"'],
+    run(stores, values) {
+      const credits = integerOption(values, 'credits', 0);
+      const now = new Date();
+      const expiresAt = values['expires-in'] === undefined ? null : new Date(now.getTime() + integerOption(values, 'expires-in', 1) * 1000).toISOString();
+      let rateLimit = null;
+      try {
+        rateLimit = typeof values['rate-limit'] === 'string' ? parseRateLimit(values['rate-limit'], '--rate-limit') : null;
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      const { key, secret } = stores.keys.create({
+        credits,
+        scopes: scopesOf(values.scopes as string | undefined),
+        sandbox: values.sandbox === true,
+        expiresAt,
+        name: (values.name as string | undefined) ?? null,
+        rateLimit,
+      }, now);
+      console.log(`Created ${key.sandbox ? 'sandbox' : 'live'} key ${key.id} with ${key.balance} credits, scopes ${key.scopes.join(',')}${key.expiresAt ? `, expiring ${key.expiresAt}` : ''}.`);
+      console.log(`Webhook signing secret (Standard Webhooks): ${key.webhookSecret}`);
+      console.log('The key is shown once and stored only as a hash. Key:');
+      console.log(secret);
+    },
+  },
+  list: {
+    script: 'key:list',
+    purpose: 'lists the keys',
+    summary: 'Lists every key: id, prefix, mode, balance, scopes, state and name (never the key itself).',
+    options: {},
+    examples: ['npm run key:list'],
+    run(stores) {
+      const rows = stores.keys.list().map((key) => [
+        key.id, `${key.keyPrefix}…`, key.sandbox ? 'sandbox' : 'live', String(key.balance), key.scopes.join(','),
+        key.revokedAt ? `revoked ${key.revokedAt}` : key.expiresAt ? `expires ${key.expiresAt}` : 'active', key.name ?? '',
+      ]);
+      const header = ['id', 'prefix', 'mode', 'balance', 'scopes', 'state', 'name'];
+      const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+      for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+    },
+  },
+  revoke: {
+    script: 'key:revoke',
+    purpose: 'revokes a key',
+    summary: 'Revokes a key: from now on it answers 401 api_key_revoked. Its ledger is kept.',
+    argument: KEY_ARGUMENT,
+    options: {},
+    examples: ['npm run key:revoke -- key_01JD3F4Q8ZP6M2W5X7Y9A0B1C2', 'npm run key:revoke -- wsdq_live_Ab3D'],
+    run(stores, _values, [text]) {
+      const key = keyArgument(stores, text);
+      console.log(stores.keys.revoke(key.id) ? `Revoked ${key.id}.` : `${key.id} was already revoked.`);
+    },
+  },
+  credit: {
+    script: 'key:credit',
+    purpose: 'adds credits to a key',
+    summary: 'Adds credits to a key (a top-up, written to its ledger) and prints the new balance.',
+    argument: KEY_ARGUMENT,
+    options: { credits: { type: 'string', value: 'N', help: 'credits to add, an integer, 1 or more (required)', required: true } },
+    examples: ['npm run key:credit -- wsdq_live_Ab3D --credits 500'],
+    run(stores, values, [text]) {
+      const amount = integerOption(values, 'credits', 1);
+      const key = keyArgument(stores, text);
+      console.log(`Added ${amount} credits to ${key.id}; balance ${stores.ledger.topUp(key.id, amount)}.`);
+    },
+  },
+};
+
+const OVERVIEW = [
+  'Key commands, on the server\'s database (DATABASE_URL, default ./data/wsdq.sqlite):',
+  ...Object.values(commands).map((command) => `  npm run ${command.script.padEnd(11)} ${command.purpose}`),
+  '',
+  'Each command prints its options and an example with --help, such as: npm run key:create -- --help',
+].join('\n');
+
+/** Parses the command line of `command`: its options, --help, and its one positional (the key) when it takes one. */
+function parse(command: Command, args: string[]): { values: Values; positionals: string[]; help: boolean } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: command.argument !== undefined, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { help, ...values } = parsed.values;
+  if (help) return { values, positionals: parsed.positionals, help: true };
+  if (command.argument && parsed.positionals.length !== 1) {
+    throw new UsageError(parsed.positionals.length === 0 ? `${command.argument.name} is required: ${command.argument.help}` : `one ${command.argument.name} at a time, got ${parsed.positionals.length}`);
+  }
+  return { values, positionals: parsed.positionals, help: false };
 }
 
-function credit(stores: Stores, args: string[]): void {
-  const { values, positionals } = parseArgs({ args, options: { credits: { type: 'string' } }, allowPositionals: true });
-  const key = keyArgument(stores, positionals[0]);
-  const balance = stores.ledger.topUp(key.id, positiveInteger(values.credits, '--credits', false));
-  console.log(`Added ${values.credits} credits to ${key.id}; balance ${balance}.`);
+function main(argv: string[]): number {
+  const [name, ...args] = argv;
+  if (name === '--help' || name === '-h' || name === 'help') {
+    console.log(OVERVIEW);
+    return 0;
+  }
+  if (name === undefined) {
+    console.error(`error: name a command\n\n${OVERVIEW}`);
+    return 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    console.error(`error: unknown command "${name}"\n\n${OVERVIEW}`);
+    return 2;
+  }
+  const help = commandHelp(command);
+  let stores: Stores | undefined;
+  try {
+    const parsed = parse(command, args);
+    if (parsed.help) {
+      console.log(help);
+      return 0;
+    }
+    stores = openStores(databaseUrl(process.env));
+    command.run(stores, parsed.values, parsed.positionals);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) console.error(`error: ${error.message}\n\n${help}`);
+    else if (error instanceof CommandError) console.error(`error: ${error.message}`);
+    else if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`);
+    else throw error;
+    return 2;
+  } finally {
+    stores?.database.close();
+  }
 }
 
-const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (stores: Stores, args: string[]) => void> = { create, list: (stores) => list(stores), revoke, credit };
-const run = commands[command ?? ''];
-if (!run) {
-  console.error(`usage: node server/cli/keys.ts <${Object.keys(commands).join('|')}> [options]`);
-  process.exit(2);
-}
-const stores = openStores(readConfig().databaseUrl);
-try {
-  run(stores, rest);
-} catch (error) {
-  if (!(error instanceof UsageError) && !(error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) throw error;
-  console.error(`error: ${(error as Error).message}`);
-  process.exitCode = 2;
-} finally {
-  stores.database.close();
-}
+process.exitCode = main(process.argv.slice(2));

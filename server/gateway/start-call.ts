@@ -1,16 +1,19 @@
-/** First middleware: gives the call its request id and logs one line when the answer is sent. */
+/** First middleware of /v1: gives the call its request id; when the answer is sent, logs one line and counts it in the metrics. */
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { newRequestId } from '../../lib/request-id.ts';
+import { NO_OPERATION, type Metrics } from '../operator/metrics.ts';
 import { callOf, type Call } from './call.ts';
 
-export function startCall(logger: Logger): RequestHandler {
+export function startCall(logger: Logger, metrics: Metrics): RequestHandler {
   return (req, res, next) => {
     const call: Call = { requestId: newRequestId(), startedAt: performance.now(), charged: 0, creditsRemaining: null, cached: false, xCache: 'BYPASS', unknownParameters: [] };
     res.locals.call = call;
     logger.debug({ request_id: call.requestId, method: req.method, path: req.path }, 'request received');
     res.on('finish', () => {
       const finished = callOf(res);
+      const seconds = (performance.now() - finished.startedAt) / 1000;
+      metrics.requestFinished(finished.operation?.operationId ?? NO_OPERATION, res.statusCode, seconds);
       logger.info({
         request_id: finished.requestId,
         operation: finished.operation?.operationId ?? null,
@@ -20,7 +23,7 @@ export function startCall(logger: Logger): RequestHandler {
         key_id: finished.key?.id ?? null,
         credits_used: finished.charged,
         cache: finished.xCache,
-        latency_ms: Math.round((performance.now() - finished.startedAt) * 10) / 10,
+        latency_ms: Math.round(seconds * 10_000) / 10,
       }, 'request');
     });
     next();

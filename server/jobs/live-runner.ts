@@ -18,6 +18,7 @@ import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
 import type { Job, JobPage, StoredJob } from '../store/jobs.ts';
 import { repeat } from '../repeat.ts';
+import type { UpstreamErrorObserver } from '../operator/metrics.ts';
 import { queueJobEvent, type JobEventName } from '../webhooks/job-events.ts';
 import { HostSlots } from './host-slots.ts';
 import { endJob, endedJob, firstPage } from './job-end.ts';
@@ -52,13 +53,16 @@ export class LiveJobRunner {
   private readonly hostSlots = new HostSlots(FETCHES_PER_HOST);
   /** robots.txt per job, read once per run of the job rather than once per step. */
   private readonly robotsByJob = new Map<string, Promise<{ isAllowed(url: string): boolean | undefined }>>();
+  private readonly metrics: UpstreamErrorObserver | undefined;
   private stopRepeating: (() => void) | undefined;
   private stopping = false;
 
-  constructor(stores: Stores, clock: Clock, fetchContext: FetchContext) {
+  /** `metrics` counts the pages the site failed (provider `web`). */
+  constructor(stores: Stores, clock: Clock, fetchContext: FetchContext, metrics?: UpstreamErrorObserver) {
     this.stores = stores;
     this.clock = clock;
     this.fetchContext = fetchContext;
+    this.metrics = metrics;
   }
 
   start(tickMs: number): void {
@@ -140,6 +144,7 @@ export class LiveJobRunner {
       return { url, depth, page: { url: page.url, document, error: null, completed_at: completedAt }, links };
     } catch (error) {
       const failure = error instanceof ProviderError ? error : new ProviderError('upstream_failed', (error as Error).message);
+      this.metrics?.upstreamFailed('web', failure.code);
       return { url, depth, page: { url, document: null, error: { code: failure.code, message: failure.message }, completed_at: completedAt }, links: [] };
     }
   }

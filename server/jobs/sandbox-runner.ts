@@ -14,6 +14,7 @@ import type { Stores } from '../store/index.ts';
 import { inTransaction } from '../store/database.ts';
 import { queueJobEvent, type JobEventName } from '../webhooks/job-events.ts';
 import { endJob, endedJob, firstPage } from './job-end.ts';
+import type { UpstreamErrorObserver } from '../operator/metrics.ts';
 
 const PER_PAGE_COST = Object.fromEntries(operations.map((row) => [row.operationId, row.creditCostPerPage]));
 const PAGE_COST: Record<Job['kind'], number> = {
@@ -47,11 +48,14 @@ function crawlUrls(startUrl: string, limit: number, maxDepth: number): string[] 
 export class SandboxJobRunner {
   private readonly stores: Stores;
   private readonly clock: Clock;
+  private readonly metrics: UpstreamErrorObserver | undefined;
   private stopRepeating: (() => void) | undefined;
 
-  constructor(stores: Stores, clock: Clock) {
+  /** `metrics` counts the pages the sandbox failed (provider `sandbox`). */
+  constructor(stores: Stores, clock: Clock, metrics?: UpstreamErrorObserver) {
     this.stores = stores;
     this.clock = clock;
+    this.metrics = metrics;
   }
 
   start(tickMs: number): void {
@@ -92,6 +96,7 @@ export class SandboxJobRunner {
       failOnMagicUrl(url);
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
+      this.metrics?.upstreamFailed('sandbox', error.code);
       const page = { url, document: null, error: { code: error.code, message: error.message }, completed_at: now };
       this.stores.jobs.addPage(job.id, seq + 1, page);
       this.save(stored, { ...job, pages_failed: job.pages_failed + 1 }, 'page', page);

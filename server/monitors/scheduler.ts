@@ -17,6 +17,7 @@ import { conversionPool } from '../providers/web/conversion-pool.ts';
 import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
 import type { Monitor, MonitorCheck } from '../store/monitors.ts';
+import type { UpstreamErrorObserver } from '../operator/metrics.ts';
 import { nextCheckAt } from './schedule.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -30,13 +31,16 @@ export class MonitorScheduler {
   private readonly stores: Stores;
   private readonly clock: Clock;
   private readonly fetchContext: FetchContext;
+  private readonly metrics: UpstreamErrorObserver | undefined;
   private readonly running = new Set<string>();
   private stopRepeating: (() => void) | undefined;
 
-  constructor(stores: Stores, clock: Clock, fetchContext: FetchContext) {
+  /** `metrics` counts the checks the page failed (provider `web`, or `sandbox` for sandbox keys). */
+  constructor(stores: Stores, clock: Clock, fetchContext: FetchContext, metrics?: UpstreamErrorObserver) {
     this.stores = stores;
     this.clock = clock;
     this.fetchContext = fetchContext;
+    this.metrics = metrics;
   }
 
   start(tickMs: number): void {
@@ -84,6 +88,7 @@ export class MonitorScheduler {
       observation = await this.observe(keyId, monitor);
     } catch (failure) {
       error = failure instanceof ProviderError ? failure : new ProviderError('upstream_failed', (failure as Error).message);
+      this.metrics?.upstreamFailed(this.stores.keys.get(keyId)?.sandbox ? 'sandbox' : 'web', error.code);
     }
     const nowMs = this.clock.now();
     inTransaction(this.stores.database, () => {

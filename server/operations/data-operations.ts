@@ -21,8 +21,9 @@ export function providerOperation(operationId: DataOperationId): OperationHandle
       try {
         return await provider.fetch({ operationId, query: context.query, signal: context.signal });
       } catch (error) {
-        if (error instanceof ProviderError) throw new ServiceError(error.code, error.message);
-        throw error;
+        if (!(error instanceof ProviderError)) throw error;
+        context.deps.metrics.upstreamFailed(provider.name, error.code);
+        throw new ServiceError(error.code, error.message);
       }
     },
   };

@@ -2,6 +2,7 @@
 import type { OperationRow } from '../../generated/operations.ts';
 import type { Clock } from '../clock.ts';
 import type { Call } from '../gateway/call.ts';
+import type { UpstreamErrorObserver } from '../operator/metrics.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { AddressPolicy } from '../providers/web/address-policy.ts';
 import type { ApiKey } from '../store/api-keys.ts';
@@ -11,6 +12,8 @@ export interface Dependencies {
   stores: Stores;
   providers: ProviderRegistry;
   clock: Clock;
+  /** Where a provider's failure is counted (the service's metrics). */
+  metrics: UpstreamErrorObserver;
   /** Which addresses user-given URLs (pages, webhook_url) may target. */
   addressPolicy: AddressPolicy;
 }

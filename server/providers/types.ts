@@ -3,10 +3,13 @@ import type { ErrorCode } from '../../generated/errors.ts';
 import type { OperationId } from '../../generated/operations.ts';
 
 /** Operations answered synchronously by a provider: their `data` comes straight from it. */
-export type DataOperationId = Extract<
-  OperationId,
-  'scrapeWebPage' | 'searchWeb' | 'mapWebsite' | 'extractWebData' | 'listCollectionVideos' | 'getPriceHistory' | 'getMicroblogPost' | 'listSocialEvents'
->;
+export const DATA_OPERATION_IDS = [
+  'scrapeWebPage', 'searchWeb', 'mapWebsite', 'extractWebData', 'listCollectionVideos', 'getPriceHistory', 'getMicroblogPost', 'listSocialEvents',
+] as const satisfies readonly OperationId[];
+export type DataOperationId = (typeof DATA_OPERATION_IDS)[number];
+
+/** Every operation a provider can serve, and so every key PROVIDER_ROUTES may have: the data operations and the jobs a live runner fetches pages for. */
+export const PROVIDER_OPERATION_IDS: readonly OperationId[] = [...DATA_OPERATION_IDS, 'crawlWebsite', 'batchScrapeWebPages'];
 
 export interface ProviderCall {
   operationId: DataOperationId;

@@ -30,6 +30,12 @@ function migrate(database: Database): void {
   }
 }
 
+/** Whether every migration this code knows is applied (a read of schema_migrations; throws when the database does not answer). */
+export function migrationsApplied(database: Database): { applied: number; expected: number } {
+  const row = prepared(database, 'SELECT COUNT(*) AS applied FROM schema_migrations WHERE version <= ?').get(MIGRATIONS.length) as { applied: number };
+  return { applied: row.applied, expected: MIGRATIONS.length };
+}
+
 const statements = new WeakMap<Database, Map<string, StatementSync>>();
 
 /** The prepared statement for `sql`, compiled once per database and reused. */

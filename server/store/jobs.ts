@@ -74,6 +74,12 @@ export class JobStore {
     return (prepared(this.database, `SELECT key_id, sandbox, request, record, request_id FROM jobs WHERE status IN ('queued', 'running') ORDER BY id`).all() as unknown as JobRow[]).map(toStoredJob);
   }
 
+  /** How many jobs are in each status, whoever owns them (an index-only read). */
+  countByStatus(): Record<string, number> {
+    const rows = prepared(this.database, 'SELECT status, COUNT(*) AS count FROM jobs GROUP BY status').all() as { status: string; count: number }[];
+    return Object.fromEntries(rows.map((row) => [row.status, row.count]));
+  }
+
   /** One page of a key's jobs, newest first. `after` is the decoded cursor. */
   list(keyId: string, limit: number, after: string | undefined): { jobs: Job[]; nextCursor: string | null } {
     const { records, nextCursor } = newestFirstPage<Job>(this.database, 'jobs', keyId, limit, after);

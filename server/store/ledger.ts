@@ -24,11 +24,19 @@ export interface LedgerEntry {
   createdAt: string;
 }
 
+/** Told of each charge and refund once written (the service's metrics). */
+export interface LedgerObserver {
+  creditsCharged(operationId: string | undefined, amount: number): void;
+  creditsRefunded(operationId: string | undefined, amount: number): void;
+}
+
 export class Ledger {
   private readonly database: Database;
+  private readonly observer: LedgerObserver | undefined;
 
-  constructor(database: Database) {
+  constructor(database: Database, observer?: LedgerObserver) {
     this.database = database;
+    this.observer = observer;
   }
 
   balance(keyId: string): number {
@@ -40,13 +48,15 @@ export class Ledger {
   /** Draws `amount` credits if the balance covers them; a zero amount draws nothing and writes nothing. */
   charge(keyId: string, amount: number, reference: LedgerReference, now: Date = new Date()): ChargeResult {
     if (amount === 0) return { ok: true, balance: this.balance(keyId) };
-    return inTransaction(this.database, () => {
+    const result = inTransaction(this.database, () => {
       const row = prepared(this.database, 'UPDATE api_keys SET balance = balance - ? WHERE id = ? AND balance >= ? RETURNING balance')
         .get(amount, keyId, amount) as { balance: number } | undefined;
       if (!row) return { ok: false, balance: this.balance(keyId) } as const;
       this.append(keyId, 'charge', -amount, row.balance, reference, now);
       return { ok: true, balance: row.balance } as const;
     });
+    if (result.ok) this.observer?.creditsCharged(reference.operationId, amount);
+    return result;
   }
 
   /**
@@ -56,7 +66,9 @@ export class Ledger {
    */
   refund(keyId: string, amount: number, reference: LedgerReference, now: Date = new Date()): number {
     if (amount === 0) return this.balance(keyId);
-    return this.credit(keyId, amount, 'refund', reference, now);
+    const balance = this.credit(keyId, amount, 'refund', reference, now);
+    this.observer?.creditsRefunded(reference.operationId, amount);
+    return balance;
   }
 
   /** Adds credits to a key (a top-up). */

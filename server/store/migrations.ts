@@ -119,4 +119,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN request_id TEXT;
   CREATE UNIQUE INDEX ledger_one_refund_per_job ON ledger (job_id) WHERE kind = 'refund' AND job_id IS NOT NULL;
   `,
+  `
+  -- Jobs by status for GET /metrics: counted from this index alone, not the job records.
+  CREATE INDEX jobs_by_status ON jobs (status);
+  `,
 ];

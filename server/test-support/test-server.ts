@@ -13,6 +13,8 @@ import { createLogger } from '../logger.ts';
 import { ProviderRegistry } from '../providers/registry.ts';
 import { sandboxProvider } from '../providers/sandbox/index.ts';
 import type { DataProvider } from '../providers/types.ts';
+import { Metrics } from '../operator/metrics.ts';
+import type { Readiness } from '../operator/routes.ts';
 import type { NewKeyOptions } from '../store/api-keys.ts';
 import { openStores, type Stores } from '../store/index.ts';
 import type { OperationId } from '../../generated/operations.ts';
@@ -52,6 +54,9 @@ export interface TestServer {
   stores: Stores;
   clock: ManualClock;
   runner: SandboxJobRunner;
+  metrics: Metrics;
+  /** What `main.ts` sets on SIGTERM. */
+  readiness: Readiness;
   logLines: Record<string, unknown>[];
   /** Issues a key and returns its secret. */
   key(options?: Partial<NewKeyOptions>): { secret: string; id: string };
@@ -61,11 +66,13 @@ export interface TestServer {
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const clock = new ManualClock(options.clockStart);
-  const stores = openStores(':memory:');
+  const metrics = new Metrics();
+  const readiness: Readiness = { shuttingDown: false };
+  const stores = openStores(':memory:', { ledgerObserver: metrics });
   const logLines: Record<string, unknown>[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(JSON.parse(line)) });
   const providers = new ProviderRegistry(options.routes ?? {}, options.providers ?? {}, sandboxProvider);
-  const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true, allowPrivateNetwork: options.allowPrivateNetwork ?? false, publicBaseUrl: options.publicBaseUrl ?? null, corsOrigins: options.corsOrigins ?? null }, stores, providers, clock, logger });
+  const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true, allowPrivateNetwork: options.allowPrivateNetwork ?? false, publicBaseUrl: options.publicBaseUrl ?? null, corsOrigins: options.corsOrigins ?? null }, stores, providers, clock, logger, metrics, readiness });
   const server: Server = await new Promise((resolve) => {
     const listening = createHttpServer(app, { publicBaseUrl: options.publicBaseUrl ?? null }).listen(0, '127.0.0.1', () => resolve(listening));
   });
@@ -74,7 +81,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     baseUrl,
     stores,
     clock,
-    runner: new SandboxJobRunner(stores, clock),
+    runner: new SandboxJobRunner(stores, clock, metrics),
+    metrics,
+    readiness,
     logLines,
     key(keyOptions = {}) {
       const { key, secret } = stores.keys.create({ credits: 1000, sandbox: true, ...keyOptions }, new Date(clock.now()));

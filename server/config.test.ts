@@ -1,0 +1,126 @@
+/** Every environment variable of the server: its default, a good value, and a bad one refused by name. */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, readConfig, type ServerConfig } from './config.ts';
+
+let folder: string;
+beforeAll(async () => (folder = await mkdtemp(join(tmpdir(), 'config-'))));
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+type Case = { value: string; field: keyof ServerConfig; expected: unknown };
+type BadCase = { value: string; message: string };
+
+/** Per variable: what it sets, from a good value, and what a bad value says. */
+const variables: Record<string, { good: Case[]; bad: BadCase[] }> = {
+  PORT: {
+    good: [{ value: '', field: 'port', expected: 3000 }, { value: '0', field: 'port', expected: 0 }, { value: '8080', field: 'port', expected: 8080 }],
+    bad: [{ value: 'http', message: 'PORT must be an integer from 0 to 65535, got "http"' }, { value: '70000', message: 'PORT must be an integer from 0 to 65535, got "70000"' }],
+  },
+  HOST: {
+    good: [
+      { value: '', field: 'host', expected: '127.0.0.1' },
+      { value: '0.0.0.0', field: 'host', expected: '0.0.0.0' },
+      { value: '::', field: 'host', expected: '::' },
+      { value: 'localhost', field: 'host', expected: 'localhost' },
+      { value: 'api.internal.example', field: 'host', expected: 'api.internal.example' },
+    ],
+    bad: [
+      { value: '999.1.1.1', message: 'HOST must be an IP address of this machine (such as 127.0.0.1, 0.0.0.0 or ::) or a host name, got "999.1.1.1"' },
+      { value: 'http://localhost', message: 'HOST must be an IP address of this machine (such as 127.0.0.1, 0.0.0.0 or ::) or a host name, got "http://localhost"' },
+      { value: '[::1]', message: 'HOST must be an IP address of this machine (such as 127.0.0.1, 0.0.0.0 or ::) or a host name, got "[::1]"' },
+    ],
+  },
+  DATABASE_URL: {
+    good: [{ value: '', field: 'databaseUrl', expected: './data/wsdq.sqlite' }, { value: ':memory:', field: 'databaseUrl', expected: ':memory:' }, { value: 'state/service.sqlite', field: 'databaseUrl', expected: 'state/service.sqlite' }],
+    bad: [
+      { value: 'postgres://app:secret@db/wsdq', message: 'DATABASE_URL must be a SQLite file path or :memory: (the service embeds SQLite), got a postgres: URL' },
+      { value: 'sqlite:data.db', message: 'DATABASE_URL must be a SQLite file path or :memory: (the service embeds SQLite), got a sqlite: URL' },
+      { value: '<folder>', message: 'DATABASE_URL must be a file path, got the directory "<folder>" (such as <folder>/wsdq.sqlite)' },
+    ],
+  },
+  RATE_LIMIT: {
+    good: [{ value: '', field: 'rateLimit', expected: { requests: 120, windowSeconds: 60 } }, { value: '10/1', field: 'rateLimit', expected: { requests: 10, windowSeconds: 1 } }],
+    bad: [{ value: 'lots', message: 'RATE_LIMIT must be REQUESTS/SECONDS with both at least 1, such as 120/60, got "lots"' }, { value: '0/60', message: 'RATE_LIMIT must be REQUESTS/SECONDS with both at least 1, such as 120/60, got "0/60"' }],
+  },
+  PROVIDER_ROUTES: {
+    good: [
+      { value: '', field: 'providerRoutes', expected: { scrapeWebPage: 'web', mapWebsite: 'web', crawlWebsite: 'web', batchScrapeWebPages: 'web' } },
+      { value: '{"searchWeb":"acme"}', field: 'providerRoutes', expected: { scrapeWebPage: 'web', mapWebsite: 'web', crawlWebsite: 'web', batchScrapeWebPages: 'web', searchWeb: 'acme' } },
+    ],
+    bad: [
+      { value: '{"fooBar":"web"}', message: 'PROVIDER_ROUTES has "fooBar", which is not an operation a provider serves (operations: scrapeWebPage, searchWeb, mapWebsite, extractWebData, listCollectionVideos, getPriceHistory, getMicroblogPost, listSocialEvents, crawlWebsite, batchScrapeWebPages)' },
+      { value: '{"listJobs":"web"}', message: 'PROVIDER_ROUTES has "listJobs", which is not an operation a provider serves' },
+      { value: '{"searchWeb":3}', message: 'PROVIDER_ROUTES routes searchWeb to 3; a route is a provider\'s name, such as "web"' },
+      { value: '["web"]', message: 'PROVIDER_ROUTES must be a JSON object of operationId to provider name, got "["web"]"' },
+      { value: 'web', message: 'PROVIDER_ROUTES must be a JSON object of operationId to provider name, got "web"' },
+    ],
+  },
+  ALLOW_PRIVATE_NETWORK: {
+    good: [{ value: '', field: 'allowPrivateNetwork', expected: false }, { value: 'true', field: 'allowPrivateNetwork', expected: true }, { value: 'false', field: 'allowPrivateNetwork', expected: false }],
+    bad: [{ value: 'yes', message: 'ALLOW_PRIVATE_NETWORK must be true or false, got "yes"' }],
+  },
+  CHROMIUM_PATH: {
+    good: [{ value: '', field: 'chromiumPath', expected: null }, { value: process.execPath, field: 'chromiumPath', expected: process.execPath }],
+    bad: [{ value: '/nowhere/chromium', message: 'CHROMIUM_PATH must name an executable file, got "/nowhere/chromium"' }],
+  },
+  NODE_ENV: {
+    good: [
+      { value: '', field: 'checkResponseHeaders', expected: true },
+      { value: 'development', field: 'checkResponseHeaders', expected: true },
+      { value: 'test', field: 'checkResponseHeaders', expected: true },
+      { value: 'production', field: 'checkResponseHeaders', expected: false },
+    ],
+    bad: [{ value: 'prod', message: 'NODE_ENV must be one of production, development, test, got "prod"' }],
+  },
+  LOG_LEVEL: {
+    good: [{ value: '', field: 'logLevel', expected: 'info' }, { value: 'debug', field: 'logLevel', expected: 'debug' }, { value: 'silent', field: 'logLevel', expected: 'silent' }],
+    bad: [{ value: 'loud', message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"' }],
+  },
+  JOB_TICK_MS: {
+    good: [{ value: '', field: 'jobTickMs', expected: 100 }, { value: '10', field: 'jobTickMs', expected: 10 }],
+    bad: [{ value: '5', message: 'JOB_TICK_MS must be an integer from 10 to 60000, got "5"' }, { value: 'fast', message: 'JOB_TICK_MS must be an integer from 10 to 60000, got "fast"' }],
+  },
+  CORS_ORIGINS: {
+    good: [{ value: '', field: 'corsOrigins', expected: null }, { value: '*', field: 'corsOrigins', expected: '*' }, { value: 'https://app.example.com', field: 'corsOrigins', expected: ['https://app.example.com'] }],
+    bad: [{ value: 'app.example.com/path', message: 'CORS_ORIGINS must be * or a comma-separated list of origins' }],
+  },
+  PUBLIC_BASE_URL: {
+    good: [{ value: '', field: 'publicBaseUrl', expected: null }, { value: 'https://api.example.com/', field: 'publicBaseUrl', expected: 'https://api.example.com' }],
+    bad: [{ value: 'api.example.com', message: 'PUBLIC_BASE_URL must be the http or https URL under which /v1 and /docs are served, such as https://api.example.com, got "api.example.com"' }],
+  },
+};
+
+const withFolder = (text: string) => text.replaceAll('<folder>', folder);
+const goodCases = Object.entries(variables).flatMap(([name, { good }]) => good.map((item) => ({ name, ...item })));
+const badCases = Object.entries(variables).flatMap(([name, { bad }]) => bad.map((item) => ({ name, ...item })));
+
+describe('the configuration', () => {
+  it('reads exactly the variables this table covers', () => {
+    const read = new Set<string>();
+    readConfig(new Proxy({}, { get: (_, name) => void read.add(String(name)) }));
+    expect([...read].sort()).toEqual(Object.keys(variables).sort());
+  });
+
+  it('documents every variable in server/README.md', async () => {
+    const readme = await readFile('server/README.md', 'utf8');
+    for (const name of Object.keys(variables)) expect(readme).toContain(`| \`${name}\` |`);
+  });
+
+  it.each(goodCases)('$name="$value" sets $field', ({ name, value, field, expected }) => {
+    expect(readConfig({ [name]: value })[field]).toEqual(expected);
+  });
+
+  it.each(badCases)('$name="$value" is refused, naming the variable', ({ name, value, message }) => {
+    let failure: unknown;
+    try {
+      readConfig({ [name]: withFolder(value) });
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toBeInstanceOf(ConfigError);
+    expect((failure as Error).message).toContain(withFolder(message));
+    expect((failure as Error).message.startsWith(name)).toBe(true);
+  });
+});
