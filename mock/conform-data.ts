@@ -5,7 +5,8 @@
  */
 import type { components } from '../generated/types.ts';
 import type { OperationId } from '../generated/operations.ts';
-import { ulid } from '../lib/request-id.ts';
+import { newMonitor, queuedJob, updatedMonitor } from '../lib/records.ts';
+import { timestamp } from '../lib/timestamp.ts';
 import { ALL_FORMATS } from '../server/providers/sandbox/web-page.ts';
 
 type Job = components['schemas']['Job'];
@@ -25,12 +26,7 @@ export interface SuccessRequest {
   now: number;
 }
 
-const MONITOR_SCHEDULE_FIELDS = ['cadence_minutes', 'schedule_text', 'schedule_cron'] as const;
-const MONITOR_UPDATABLE_FIELDS = ['name', 'webhook_url', 'query', 'goal', 'retention_days', 'judge_enabled', 'timezone'] as const;
 
-function iso(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 function list(text: string | null, fallback: string): string[] {
   return [...new Set((text || fallback).split(',').map((item) => item.trim()).filter(Boolean))];
@@ -61,68 +57,17 @@ function isHttpUrl(text: unknown): boolean {
 function submittedJob(kind: Job['kind'], request: SuccessRequest): Job {
   const body = request.body ?? {};
   const urls: string[] = Array.isArray(body.urls) ? body.urls : [];
-  const invalidUrls = body.ignore_invalid_urls === true ? urls.filter((url) => !isHttpUrl(url)) : [];
-  const at = iso(request.now);
-  return {
-    id: `job_${ulid(request.now)}`,
-    kind,
-    status: 'queued',
-    url: kind === 'batch_scrape' ? null : body.url,
-    created_at: at,
-    updated_at: at,
-    started_at: null,
-    completed_at: null,
-    pages_total: kind === 'batch_scrape' ? new Set(urls.filter(isHttpUrl)).size : kind === 'agent' ? 0 : null,
-    pages_completed: 0,
-    pages_failed: 0,
-    credits_used: request.creditCost,
-    webhook_url: kind === 'agent' ? null : (body.webhook_url ?? null),
-    invalid_urls: invalidUrls,
-    error: null,
-    answer: null,
-  };
+  const fields: Partial<Job> = kind === 'crawl' ? { url: body.url }
+    : kind === 'agent' ? { url: body.url, pages_total: 0, webhook_url: null }
+    : { pages_total: new Set(urls.filter(isHttpUrl)).size, invalid_urls: body.ignore_invalid_urls === true ? urls.filter((url) => !isHttpUrl(url)) : [] };
+  return queuedJob(kind, request.now, request.creditCost, body, fields);
 }
 
-/** A monitor as `POST /web/monitors` creates it from the body (the server's defaults). */
-function createdMonitor(request: SuccessRequest): Monitor {
-  const body = request.body ?? {};
-  const at = iso(request.now);
-  const anySchedule = MONITOR_SCHEDULE_FIELDS.some((field) => body[field] !== undefined);
-  return {
-    id: `mon_${ulid(request.now)}`,
-    url: body.url,
-    name: body.name ?? body.url,
-    mode: body.mode ?? 'scrape',
-    cadence_minutes: anySchedule ? (body.cadence_minutes ?? null) : 60,
-    schedule_text: body.schedule_text ?? null,
-    schedule_cron: body.schedule_cron ?? null,
-    timezone: body.timezone ?? 'UTC',
-    webhook_url: body.webhook_url ?? null,
-    query: body.query ?? null,
-    goal: body.goal ?? null,
-    retention_days: body.retention_days ?? 30,
-    judge_enabled: body.judge_enabled ?? false,
-    status: 'active',
-    created_at: at,
-    updated_at: at,
-    next_check_at: at,
-    last_check: null,
-  };
-}
-
-/** The monitor of `data` with the body of a `PATCH` applied, as the server applies it. */
-function updatedMonitor(monitor: Monitor, request: SuccessRequest): Monitor {
-  const body = request.body ?? {};
-  const at = iso(request.now);
-  const next: Data = { ...monitor, id: request.params.monitor_id, updated_at: at };
-  for (const field of MONITOR_UPDATABLE_FIELDS) if (body[field] !== undefined) next[field] = body[field];
-  const newSchedule = MONITOR_SCHEDULE_FIELDS.find((field) => body[field] !== undefined);
-  if (newSchedule) for (const field of MONITOR_SCHEDULE_FIELDS) next[field] = field === newSchedule ? body[field] : null;
-  if (body.status !== undefined) next.status = body.status;
-  if (next.status === 'paused') next.next_check_at = null;
-  else if (newSchedule !== undefined || body.timezone !== undefined || body.status === 'active') next.next_check_at = at;
-  if (next.created_at > at) next.created_at = at;
-  return next as Monitor;
+/** The monitor of `data` with the body of a `PATCH` applied, as the server applies it, never created after now. */
+function monitorUpdatedBy(monitor: Monitor, request: SuccessRequest): Monitor {
+  const next = updatedMonitor({ ...monitor, id: request.params.monitor_id! }, request.body ?? {}, request.now);
+  const now = timestamp(request.now);
+  return next.created_at > now ? { ...next, created_at: now } : next;
 }
 
 function conformDocument(document: Data, request: SuccessRequest): void {
@@ -159,7 +104,7 @@ const WEEK_MS = 7 * 86_400_000;
 function inTime(event: Data, time: string, now: number): void {
   const ends = (): number => Date.parse(event.end_time ?? event.start_time);
   const shift = (weeks: number): void => {
-    for (const field of ['start_time', 'end_time']) if (event[field]) event[field] = iso(Date.parse(event[field]) + weeks * WEEK_MS);
+    for (const field of ['start_time', 'end_time']) if (event[field]) event[field] = timestamp(Date.parse(event[field]) + weeks * WEEK_MS);
   };
   if (time === 'upcoming' && ends() <= now) shift(Math.floor((now - ends()) / WEEK_MS) + 1);
   if (time === 'past' && ends() > now) shift(-(Math.floor((ends() - now) / WEEK_MS) + 1));
@@ -209,12 +154,12 @@ const CONFORM: Record<OperationId, (data: Data, request: SuccessRequest) => Data
   deleteJob: (data, request) => {
     data.job.id = request.params.job_id;
   },
-  createMonitor: (_data, request) => ({ monitor: createdMonitor(request) }),
+  createMonitor: (_data, request) => ({ monitor: newMonitor(request.body ?? {}, request.now) }),
   listMonitors: (data, request) => cut(data, 'monitors', limitOf(request, 20)),
   getMonitor: (data, request) => {
     data.monitor.id = request.params.monitor_id;
   },
-  updateMonitor: (data, request) => ({ monitor: updatedMonitor(data.monitor, request) }),
+  updateMonitor: (data, request) => ({ monitor: monitorUpdatedBy(data.monitor, request) }),
   deleteMonitor: (data, request) => {
     data.monitor.id = request.params.monitor_id;
   },

@@ -5,7 +5,8 @@
  */
 import { repeat } from '../repeat.ts';
 import { operations } from '../../generated/operations.ts';
-import { timestamp, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
+import { timestamp } from '../../lib/timestamp.ts';
 import { sandboxAgentAnswer, sandboxCrawlUrls, sandboxDocument } from '../providers/sandbox/web-jobs.ts';
 import { failOnMagicUrl } from '../providers/sandbox/magic-failures.ts';
 import { ProviderError } from '../providers/types.ts';

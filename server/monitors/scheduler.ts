@@ -7,7 +7,8 @@
 import { repeat } from '../repeat.ts';
 import { createTwoFilesPatch } from 'diff';
 import { ulid } from '../../lib/request-id.ts';
-import { timestamp, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
+import { timestamp } from '../../lib/timestamp.ts';
 import { failOnMagicUrl } from '../providers/sandbox/magic-failures.ts';
 import { sandboxSearch } from '../providers/sandbox/web.ts';
 import { sandboxDocument } from '../providers/sandbox/web-jobs.ts';

@@ -1,7 +1,7 @@
 /** Crawl, batch scrape and agent submissions, and the jobs they create: list, get (with pages), cancel or delete. */
 import type { OperationId } from '../../generated/operations.ts';
-import { ulid } from '../../lib/request-id.ts';
-import { timestamp } from '../clock.ts';
+import { queuedJob } from '../../lib/records.ts';
+import { timestamp } from '../../lib/timestamp.ts';
 import { ServiceError } from '../gateway/service-error.ts';
 import { invalidParameters, providerUnavailable } from '../../lib/error-messages.ts';
 import { decodeCursor } from '../store/cursor.ts';
@@ -76,29 +76,6 @@ function batchUrls(context: OperationContext): { valid: string[]; invalid: strin
   return { valid, invalid: invalidUrls };
 }
 
-function newJob(context: OperationContext, kind: Job['kind'], fields: Partial<Job>): Job {
-  const now = context.deps.clock.now();
-  return {
-    id: `job_${ulid(now)}`,
-    kind,
-    status: 'queued',
-    url: null,
-    created_at: timestamp(now),
-    updated_at: timestamp(now),
-    started_at: null,
-    completed_at: null,
-    pages_total: null,
-    pages_completed: 0,
-    pages_failed: 0,
-    credits_used: context.operation.creditCost,
-    webhook_url: context.body?.webhook_url ?? null,
-    invalid_urls: [],
-    error: null,
-    answer: null,
-    ...fields,
-  };
-}
-
 function submit(kind: Job['kind'], check: (context: OperationContext) => void, fields: (context: OperationContext) => Partial<Job>): OperationHandler {
   return {
     check(context) {
@@ -106,7 +83,7 @@ function submit(kind: Job['kind'], check: (context: OperationContext) => void, f
       requireJobRunner(context);
     },
     run(context) {
-      const job = newJob(context, kind, fields(context));
+      const job = queuedJob(kind, context.deps.clock.now(), context.operation.creditCost, context.body ?? {}, fields(context));
       context.deps.stores.jobs.insert({ job, keyId: context.key.id, sandbox: context.key.sandbox, request: context.body ?? {}, requestId: context.call.requestId });
       return { job };
     },

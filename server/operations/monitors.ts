@@ -1,7 +1,6 @@
 /** Monitors as records: create, list, get, update (status and schedule), delete. Scheduling checks comes with the web provider. */
 import type { OperationId } from '../../generated/operations.ts';
-import { ulid } from '../../lib/request-id.ts';
-import { timestamp } from '../clock.ts';
+import { MONITOR_SCHEDULE_FIELDS, newMonitor, updatedMonitor } from '../../lib/records.ts';
 import { ServiceError } from '../gateway/service-error.ts';
 import { capabilityUnavailable, invalidParameters } from '../../lib/error-messages.ts';
 import { decodeCursor } from '../store/cursor.ts';
@@ -10,8 +9,6 @@ import { checkCron } from '../monitors/schedule.ts';
 import { checkTarget } from './targets.ts';
 import type { OperationContext, OperationHandler } from './types.ts';
 
-const SCHEDULE_FIELDS = ['cadence_minutes', 'schedule_text', 'schedule_cron'] as const;
-const DEFAULT_CADENCE_MINUTES = 60;
 const MIN_INTERVAL_MINUTES = 5;
 const MAX_INTERVAL_MINUTES = 7 * 24 * 60;
 const UNIT_MINUTES: Record<string, number> = { minute: 1, hour: 60, day: 24 * 60 };
@@ -21,7 +18,7 @@ function invalid(problem: string): ServiceError {
 }
 
 function checkScheduleFields(body: Record<string, unknown>): void {
-  const given = SCHEDULE_FIELDS.filter((field) => body[field] !== undefined);
+  const given = MONITOR_SCHEDULE_FIELDS.filter((field) => body[field] !== undefined);
   if (given.length > 1) throw invalid(`give at most one of body.cadence_minutes, body.schedule_text and body.schedule_cron (got ${given.map((field) => `body.${field}`).join(', ')})`);
   const every = /^every (\d+) (minute|hour|day)s?$/.exec(String(body.schedule_text ?? ''));
   if (every) {
@@ -71,50 +68,6 @@ function ownedMonitor(context: OperationContext): Monitor {
   return monitor;
 }
 
-function created(context: OperationContext): Monitor {
-  const body = context.body!;
-  const now = timestamp(context.deps.clock.now());
-  const anySchedule = SCHEDULE_FIELDS.some((field) => body[field] !== undefined);
-  return {
-    id: `mon_${ulid(context.deps.clock.now())}`,
-    url: body.url,
-    name: body.name ?? body.url,
-    mode: body.mode ?? 'scrape',
-    cadence_minutes: anySchedule ? (body.cadence_minutes ?? null) : DEFAULT_CADENCE_MINUTES,
-    schedule_text: body.schedule_text ?? null,
-    schedule_cron: body.schedule_cron ?? null,
-    timezone: body.timezone ?? 'UTC',
-    webhook_url: body.webhook_url ?? null,
-    query: body.query ?? null,
-    goal: body.goal ?? null,
-    retention_days: body.retention_days ?? 30,
-    judge_enabled: body.judge_enabled ?? false,
-    status: 'active',
-    created_at: now,
-    updated_at: now,
-    next_check_at: now,
-    last_check: null,
-  };
-}
-
-function updated(context: OperationContext, monitor: Monitor): Monitor {
-  const body = context.body ?? {};
-  const now = timestamp(context.deps.clock.now());
-  const next: Monitor = { ...monitor, updated_at: now };
-  for (const field of ['name', 'webhook_url', 'query', 'goal', 'retention_days', 'judge_enabled', 'timezone'] as const) {
-    if (body[field] !== undefined) (next as Record<string, unknown>)[field] = body[field];
-  }
-  const newSchedule = SCHEDULE_FIELDS.find((field) => body[field] !== undefined);
-  if (newSchedule) {
-    for (const field of SCHEDULE_FIELDS) (next as Record<string, unknown>)[field] = field === newSchedule ? body[field] : null;
-  }
-  if (body.status !== undefined) next.status = body.status;
-  const rescheduled = newSchedule !== undefined || body.timezone !== undefined || (body.status === 'active' && monitor.status === 'paused');
-  if (next.status === 'paused') next.next_check_at = null;
-  else if (rescheduled) next.next_check_at = now;
-  return next;
-}
-
 export const monitorHandlers: Partial<Record<OperationId, OperationHandler>> = {
   createMonitor: {
     check(context) {
@@ -125,7 +78,7 @@ export const monitorHandlers: Partial<Record<OperationId, OperationHandler>> = {
       checkCapabilities(context, draft);
     },
     run(context) {
-      const monitor = created(context);
+      const monitor = newMonitor(context.body!, context.deps.clock.now());
       context.deps.stores.monitors.insert(context.key.id, monitor);
       return { monitor };
     },
@@ -149,12 +102,12 @@ export const monitorHandlers: Partial<Record<OperationId, OperationHandler>> = {
     check(context) {
       checkScheduleFields(context.body ?? {});
       checkTargets(context);
-      const next = updated(context, ownedMonitor(context));
+      const next = updatedMonitor(ownedMonitor(context), context.body ?? {}, context.deps.clock.now());
       checkMonitor(next);
       checkCapabilities(context, next);
     },
     run(context) {
-      const monitor = updated(context, ownedMonitor(context));
+      const monitor = updatedMonitor(ownedMonitor(context), context.body ?? {}, context.deps.clock.now());
       context.deps.stores.monitors.save(monitor);
       return { monitor };
     },

@@ -1,6 +1,6 @@
 /** The webhook events of crawl and batch-scrape jobs, queued in the transaction of the change they announce. */
 import type { Clock } from '../clock.ts';
-import { timestamp } from '../clock.ts';
+import { timestamp } from '../../lib/timestamp.ts';
 import type { Stores } from '../store/index.ts';
 import type { Job, JobPage } from '../store/jobs.ts';
 
