@@ -11,7 +11,7 @@ import robotsParserModule from 'robots-parser';
 import { operations } from '../../generated/operations.ts';
 import type { Clock } from '../clock.ts';
 import { timestamp } from '../../lib/timestamp.ts';
-import { fetchPage, statusFailure, type FetchContext } from '../providers/web/fetch-page.ts';
+import { fetchPage, statusFailure, type FetchContext } from '../outbound/fetch-page.ts';
 import { conversionPool } from '../providers/web/conversion-pool.ts';
 import { isPdf } from '../providers/web/pdf-to-document.ts';
 import { ProviderError } from '../providers/types.ts';

@@ -2,8 +2,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../providers/web/fetch-page.ts';
-import { guardedAgent } from '../providers/web/guarded-agent.ts';
+import { DEFAULT_LIMITS } from '../outbound/fetch-page.ts';
+import { guardedAgent } from '../outbound/guarded-agent.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 import { nextCheckAt, parseScheduleText } from './schedule.ts';
 import { MonitorScheduler } from './scheduler.ts';

@@ -13,7 +13,7 @@ import { failOnMagicUrl } from '../providers/sandbox/magic-failures.ts';
 import { sandboxSearch } from '../providers/sandbox/web.ts';
 import { sandboxDocument } from '../providers/sandbox/web-jobs.ts';
 import { ProviderError } from '../providers/types.ts';
-import { fetchPage, statusFailure, type FetchContext } from '../providers/web/fetch-page.ts';
+import { fetchPage, statusFailure, type FetchContext } from '../outbound/fetch-page.ts';
 import { conversionPool } from '../providers/web/conversion-pool.ts';
 import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.ts';
 import { LiveJobRunner } from '../jobs/live-runner.ts';
 import { MonitorScheduler } from '../monitors/scheduler.ts';
-import { DEFAULT_LIMITS } from '../providers/web/fetch-page.ts';
-import { guardedAgent } from '../providers/web/guarded-agent.ts';
+import { DEFAULT_LIMITS } from '../outbound/fetch-page.ts';
+import { guardedAgent } from '../outbound/guarded-agent.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 
 const cost = (operationId: string) => operations.find((row) => row.operationId === operationId)!;

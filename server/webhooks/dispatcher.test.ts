@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardedAgent } from '../providers/web/guarded-agent.ts';
+import { guardedAgent } from '../outbound/guarded-agent.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 import { RETRY_DELAYS_MS, WebhookDispatcher } from './dispatcher.ts';
 

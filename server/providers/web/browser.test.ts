@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataProvider } from '../types.ts';
 import { HeadlessBrowser } from './browser.ts';
-import type { Resolver } from './guarded-agent.ts';
+import type { Resolver } from '../../outbound/guarded-agent.ts';
 import { createWebProvider } from './index.ts';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

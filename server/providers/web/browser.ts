@@ -9,9 +9,9 @@
  */
 import type { Browser, Frame, Response, Route } from 'playwright-core';
 import { ProviderError } from '../types.ts';
-import { checkedUrl, type AddressPolicy } from './address-policy.ts';
-import { DEFAULT_LIMITS, exchange, followRedirects, header, REDIRECT_STATUSES, type FetchedPage } from './fetch-page.ts';
-import { guardedAgent, NON_PUBLIC_ADDRESS, type Resolver } from './guarded-agent.ts';
+import { checkedUrl, type AddressPolicy } from '../../outbound/address-policy.ts';
+import { DEFAULT_LIMITS, exchange, followRedirects, header, REDIRECT_STATUSES, type FetchedPage } from '../../outbound/fetch-page.ts';
+import { guardedAgent, NON_PUBLIC_ADDRESS, type Resolver } from '../../outbound/guarded-agent.ts';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--dns-prefetch-disable', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
 const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 (compatible; WSDQ/1.0)' };

@@ -5,10 +5,10 @@
  */
 import type { DataProvider, ProviderCall } from '../types.ts';
 import { ProviderError } from '../types.ts';
-import type { AddressPolicy } from './address-policy.ts';
-import { fetchPage, statusFailure, DEFAULT_LIMITS, type FetchLimits } from './fetch-page.ts';
+import type { AddressPolicy } from '../../outbound/address-policy.ts';
+import { fetchPage, statusFailure, DEFAULT_LIMITS, type FetchLimits } from '../../outbound/fetch-page.ts';
 import type { HeadlessBrowser } from './browser.ts';
-import { guardedAgent, type Resolver } from './guarded-agent.ts';
+import { guardedAgent, type Resolver } from '../../outbound/guarded-agent.ts';
 import { conversionPool } from './conversion-pool.ts';
 import { mapSite } from './map-site.ts';
 import { isPdf } from './pdf-to-document.ts';

@@ -6,7 +6,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { ProviderError } from '../types.ts';
-import { fetchPage, statusFailure, UpstreamUnreached, type FetchContext, type FetchedPage } from './fetch-page.ts';
+import { fetchPage, statusFailure, UpstreamUnreached, type FetchContext, type FetchedPage } from '../../outbound/fetch-page.ts';
 import { conversionPool } from './conversion-pool.ts';
 
 export interface MapQuery {
