@@ -9,12 +9,10 @@ import { createHttpServer } from '../lib/http-server.ts';
 import { createApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, readConfig } from './config.ts';
-import { LiveJobRunner } from './jobs/live-runner.ts';
+import { JobRunner } from './jobs/job-runner.ts';
 import { MonitorScheduler } from './monitors/scheduler.ts';
-import { SandboxJobRunner } from './jobs/sandbox-runner.ts';
 import { HeadlessBrowser } from './providers/web/browser.ts';
 import { conversionPool } from './providers/web/conversion-pool.ts';
-import { DEFAULT_LIMITS } from './outbound/fetch-page.ts';
 import { guardedAgent } from './outbound/guarded-agent.ts';
 import { listen, ListenError } from './listen.ts';
 import { createLogger } from './logger.ts';
@@ -85,14 +83,12 @@ try {
   process.exit(1);
 }
 
-const runner = new SandboxJobRunner(stores, systemClock, metrics);
+const runner = new JobRunner(stores, systemClock, providers, metrics);
 runner.start(config.jobTickMs);
 const agent = guardedAgent(policy);
-const liveRunner = new LiveJobRunner(stores, systemClock, { agent, policy, limits: DEFAULT_LIMITS }, metrics);
-liveRunner.start(config.jobTickMs);
 const webhooks = new WebhookDispatcher(stores, systemClock, agent, policy);
 webhooks.start(WEBHOOK_TICK_MS);
-const monitors = new MonitorScheduler(stores, systemClock, { agent, policy, limits: DEFAULT_LIMITS }, metrics);
+const monitors = new MonitorScheduler(stores, systemClock, providers, metrics);
 monitors.start(MONITOR_TICK_MS);
 const stopMaintenance = repeat(MAINTENANCE_INTERVAL_MS, () => {
   const now = systemClock.now();
@@ -107,7 +103,6 @@ function shutdown(signal: string): void {
   console.log(`${signal} received: finishing in-flight requests`);
   readiness.shuttingDown = true;
   runner.stop();
-  liveRunner.stop();
   webhooks.stop();
   monitors.stop();
   stopMaintenance();

@@ -12,6 +12,7 @@ import { guardedAgent, type Resolver } from '../../outbound/guarded-agent.ts';
 import { conversionPool } from './conversion-pool.ts';
 import { mapSite } from './map-site.ts';
 import { isPdf } from './pdf-to-document.ts';
+import { webPageSource } from './page-source.ts';
 
 export interface WebProviderOptions {
   policy: AddressPolicy;
@@ -39,12 +40,13 @@ function refuseMissingCapabilities(query: Record<string, unknown>, formats: stri
   if (query.location_country !== undefined) throw unavailable('location_country needs a proxy network, and none is configured');
 }
 
-/** The web provider; it serves `scrapeWebPage` and `mapWebsite`. */
+/** The web provider; it serves `scrapeWebPage` and `mapWebsite`, and the pages of crawls, batch scrapes and monitor checks. */
 export function createWebProvider(options: WebProviderOptions): DataProvider {
   const agent = guardedAgent(options.policy, options.resolve);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   return {
     name: 'web',
+    pages: webPageSource({ agent, policy: options.policy, limits }, conversionPool),
     async fetch(call: ProviderCall) {
       const { query } = call;
       if (call.operationId === 'mapWebsite') {
