@@ -12,7 +12,7 @@ import { ConfigError, readConfig } from './config.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { MonitorScheduler } from './monitors/scheduler.ts';
 import { HeadlessBrowser } from './providers/web/browser.ts';
-import { conversionPool } from './providers/web/conversion-pool.ts';
+import { ConversionPool } from './providers/web/conversion-pool.ts';
 import { guardedAgent } from './outbound/guarded-agent.ts';
 import { listen, ListenError } from './listen.ts';
 import { createLogger } from './logger.ts';
@@ -47,7 +47,10 @@ try {
 const logger = createLogger(config.logLevel);
 const metrics = new Metrics({ processMetrics: true });
 const policy = { allowPrivateNetwork: config.allowPrivateNetwork };
-const browser = config.chromiumPath ? new HeadlessBrowser(config.chromiumPath, policy) : undefined;
+/** Built once and handed down: every request made for a user goes over this agent, every page is converted on this pool. */
+const agent = guardedAgent(policy);
+const pool = new ConversionPool();
+const browser = config.chromiumPath ? new HeadlessBrowser(config.chromiumPath, policy, agent) : undefined;
 let stores: Stores;
 try {
   stores = openStores(config.databaseUrl, { ledgerObserver: metrics });
@@ -56,7 +59,7 @@ try {
 }
 let providers: ProviderRegistry;
 try {
-  providers = new ProviderRegistry(config.providerRoutes, { web: createWebProvider({ policy, ...(browser ? { browser } : {}) }) }, sandboxProvider);
+  providers = new ProviderRegistry(config.providerRoutes, { web: createWebProvider({ policy, agent, pool, ...(browser ? { browser } : {}) }) }, sandboxProvider);
 } catch (error) {
   stores.database.close();
   if (!(error instanceof ConfigError)) throw error;
@@ -67,9 +70,9 @@ const readiness: Readiness = { shuttingDown: false };
 const app = createApp({ config, stores, providers, clock: systemClock, logger, metrics, readiness });
 const server = createHttpServer(app, { publicBaseUrl: config.publicBaseUrl });
 
-/** Closes what start-up opened: the browser, the conversion workers and the database. */
+/** Closes what start-up opened: the browser, the conversion workers and the database (open connections end with the process). */
 async function closeResources(): Promise<void> {
-  await Promise.allSettled([browser?.close(), conversionPool.close()]);
+  await Promise.allSettled([browser?.close(), pool.close()]);
   stores.database.close();
 }
 
@@ -85,7 +88,6 @@ try {
 
 const runner = new JobRunner(stores, systemClock, providers, metrics);
 runner.start(config.jobTickMs);
-const agent = guardedAgent(policy);
 const webhooks = new WebhookDispatcher(stores, systemClock, agent, policy);
 webhooks.start(WEBHOOK_TICK_MS);
 const monitors = new MonitorScheduler(stores, systemClock, providers, metrics);

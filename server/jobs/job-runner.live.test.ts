@@ -209,7 +209,7 @@ describe('live jobs', () => {
       const submitted = await server.call(path, { method: 'POST', key: secret, body: { ...body(), webhook_url: receiverUrl } });
       expect([submitted.status, submitted.body.credits_used]).toEqual([200, 1]);
       const job = submitted.body.data.job as { id: string };
-      const quickWeb = createWebProvider({ policy, limits: { timeoutMs: 300 } });
+      const quickWeb = createWebProvider({ policy, agent: server.agent, pool: server.pool, limits: { timeoutMs: 300 } });
       const quick = new JobRunner(server.stores, server.clock, new ProviderRegistry({ crawlWebsite: 'web', batchScrapeWebPages: 'web' }, { web: quickWeb }, sandboxProvider));
       await quick.work(id, job.id);
       const { job: done, pages } = (await server.call(`/web/jobs/${job.id}?limit=100`, { key: secret })).body.data;

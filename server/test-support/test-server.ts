@@ -3,6 +3,7 @@
  * providers and the log destination injected, for the server's own tests.
  */
 import type { Server } from 'node:http';
+import type { Agent } from 'undici';
 import type { AddressInfo } from 'node:net';
 import type { CorsOrigins } from '../../lib/cors.ts';
 import { createHttpServer } from '../../lib/http-server.ts';
@@ -15,7 +16,9 @@ import { createLogger } from '../logger.ts';
 import { ProviderRegistry } from '../providers/registry.ts';
 import { sandboxProvider } from '../providers/sandbox/index.ts';
 import type { DataProvider } from '../providers/types.ts';
+import { ConversionPool } from '../providers/web/conversion-pool.ts';
 import { createWebProvider } from '../providers/web/index.ts';
+import { guardedAgent } from '../outbound/guarded-agent.ts';
 import { Metrics } from '../operator/metrics.ts';
 import type { Readiness } from '../operator/routes.ts';
 import type { NewKeyOptions } from '../store/api-keys.ts';
@@ -61,6 +64,9 @@ export interface TestServer {
   /** The job runner on the test server's providers, ticked by hand. */
   runner: JobRunner;
   providers: ProviderRegistry;
+  /** The guarded agent and the conversion pool this server's providers share (as main.ts builds them), closed by `close()`. */
+  agent: Agent;
+  pool: ConversionPool;
   metrics: Metrics;
   /** What `main.ts` sets on SIGTERM. */
   readiness: Readiness;
@@ -79,7 +85,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const logLines: Record<string, unknown>[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(JSON.parse(line)) });
   const policy = { allowPrivateNetwork: options.allowPrivateNetwork ?? false };
-  const web: Record<string, DataProvider> = options.web ? { web: createWebProvider({ policy, ...(options.web.limits ? { limits: options.web.limits } : {}) }) } : {};
+  // What main.ts builds once and hands down; this server's own, closed with it.
+  const agent = guardedAgent(policy);
+  const pool = new ConversionPool();
+  const web: Record<string, DataProvider> = options.web ? { web: createWebProvider({ policy, agent, pool, ...(options.web.limits ? { limits: options.web.limits } : {}) }) } : {};
   const routes = options.web ? { ...DEFAULT_PROVIDER_ROUTES, ...options.routes } : (options.routes ?? {});
   const providers = new ProviderRegistry(routes, { ...web, ...options.providers }, sandboxProvider);
   const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true, allowPrivateNetwork: options.allowPrivateNetwork ?? false, publicBaseUrl: options.publicBaseUrl ?? null, corsOrigins: options.corsOrigins ?? null }, stores, providers, clock, logger, metrics, readiness });
@@ -93,6 +102,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     runner: new JobRunner(stores, clock, providers, metrics),
     providers,
+    agent,
+    pool,
     metrics,
     readiness,
     logLines,
@@ -110,6 +121,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       stores.database.close();
+      await pool.close();
+      await agent.destroy();
     },
   };
 }

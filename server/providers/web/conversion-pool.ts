@@ -177,4 +177,3 @@ export class ConversionPool {
 }
 
 /** The process's pool, shared by scrape, map, crawl, batch scrape and monitors. */
-export const conversionPool = new ConversionPool();

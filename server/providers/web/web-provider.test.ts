@@ -5,20 +5,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validatorAt, describeErrors } from '../../../contract-tests/contract.ts';
 import { ProviderError, type DataProvider } from '../types.ts';
-import { createWebProvider } from './index.ts';
+import { testWebProvider } from '../../test-support/web-provider.ts';
 import { ARTICLE, startTestSite, type TestSite } from '../../test-support/test-site.ts';
 
 describe('the web provider on a local site', () => {
   let site: TestSite;
   let origin: string;
-  let provider: DataProvider;
+  let provider: DataProvider & { close(): Promise<void> };
 
   beforeAll(async () => {
     site = await startTestSite();
     origin = site.origin;
-    provider = createWebProvider({ policy: { allowPrivateNetwork: true }, limits: { maxBytes: 1024 * 1024 } });
+    provider = testWebProvider({ policy: { allowPrivateNetwork: true }, limits: { maxBytes: 1024 * 1024 } });
   });
-  afterAll(() => site.close());
+  afterAll(async () => {
+    await site.close();
+    await provider.close();
+  });
 
   const scrape = (query: Record<string, unknown>) => provider.fetch({ operationId: 'scrapeWebPage', query, signal: new AbortController().signal });
 
