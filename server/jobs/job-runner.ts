@@ -74,7 +74,8 @@ export class JobRunner {
 
   /**
    * Advances every active job that has no worker: one step for a job whose source runs one step
-   * per tick, to its end for the others. Resolves when those steps (or runs) are done.
+   * per tick (resolves when those steps are done), and starts a worker that runs each other job to
+   * its end in the background (not awaited: a long crawl must not hold back the next tick's jobs).
    */
   async tick(): Promise<void> {
     const active = this.stores.jobs.active();
@@ -86,9 +87,9 @@ export class JobRunner {
       const provider = this.providerOf(stored);
       if (!provider) continue;
       this.working.add(stored.job.id);
-      const paced = provider.pages?.oneStepPerTick ?? false;
-      const run = paced ? this.step(stored, provider) : this.work(stored.keyId, stored.job.id);
-      runs.push(run.finally(() => this.working.delete(stored.job.id)));
+      const done = () => this.working.delete(stored.job.id);
+      if (provider.pages?.oneStepPerTick ?? false) runs.push(this.step(stored, provider).finally(done));
+      else void this.work(stored.keyId, stored.job.id).finally(done);
     }
     await Promise.all(runs);
   }
