@@ -46,6 +46,22 @@ describe('the job runner', () => {
     expect(server.stores.ledger.balance(id)).toBe(10 - 1 - 3);
   });
 
+  it('a sandbox crawl follows the crawl policy as a live one does, and its running pages_total counts only what it will visit', async () => {
+    server = await startTestServer();
+    const { secret, id } = server.key({ credits: 10 });
+    const crawl = async (body: Record<string, unknown>) => {
+      const job = (await server!.call('/web/crawl', { method: 'POST', key: secret, body: { url: 'https://example.com/docs/', limit: 5, ...body } })).body.data.job;
+      await server!.runner.tick();
+      const running = server!.stores.jobs.get(id, job.id)!.job.pages_total;
+      for (let tick = 0; tick < 8; tick++) await server!.runner.tick();
+      const done = server!.stores.jobs.get(id, job.id)!.job;
+      return [running, done.status, done.pages_completed];
+    };
+    expect(await crawl({})).toEqual([5, 'completed', 5]);
+    expect(await crawl({ exclude_paths: '^/docs/.' })).toEqual([1, 'completed', 1]);
+    expect(await crawl({ max_depth: 0 })).toEqual([1, 'completed', 1]);
+  });
+
   it('a live job that runs in the background does not hold back the next tick: a sandbox job submitted meanwhile advances', async () => {
     let release!: () => void;
     const source = recordingSource({ pagesPerStep: 16, fetchesAtOnce: 4, oneStepPerTick: false }, new Promise<void>((resolve) => (release = resolve)));

@@ -134,7 +134,7 @@ export class JobRunner {
         endJob(this.stores, this.clock, stored, { ...job, status: 'failed', updated_at: now(), started_at: now(), completed_at: now(), error: { code: 'provider_policy_denied', message: 'robots.txt of the site disallows its start URL.' } });
         return false;
       }
-      const pagesTotal = job.kind === 'batch_scrape' ? progress.frontier.length : (source.crawlSize?.(String(stored.request.url), policy!.limit, policy!.maxDepth) ?? null);
+      const pagesTotal = job.kind === 'batch_scrape' ? progress.frontier.length : (source.crawlSize?.(String(stored.request.url), policy!.limit, policy!.follows) ?? null);
       inTransaction(this.stores.database, () => {
         this.save(stored, { ...job, status: 'running', updated_at: now(), started_at: now(), pages_total: pagesTotal }, 'started');
         this.stores.jobs.saveProgress(job.id, progress);

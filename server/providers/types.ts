@@ -57,8 +57,12 @@ export interface PageSource {
   page(url: string, request: PageRequest): Promise<SourcedPage>;
   /** The robots.txt rules of the site of `startUrl` (none, when it has none or cannot be read). */
   robots(startUrl: string): Promise<RobotsRules>;
-  /** How many pages a crawl will visit, when the source knows it ahead (the sandbox); shown as the running job's `pages_total`. */
-  crawlSize?(startUrl: string, limit: number, maxDepth: number): number;
+  /**
+   * How many pages a crawl from `startUrl` will visit, up to `limit`, following the links that
+   * `follows(link, depth)` accepts, when the source knows it ahead (the sandbox); shown as the
+   * running job's `pages_total`.
+   */
+  crawlSize?(startUrl: string, limit: number, follows: (link: string, depth: number) => boolean): number;
 }
 
 /** What a `web/agent` job asks. */
