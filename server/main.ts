@@ -2,7 +2,7 @@
  * `npm start`: serves the service at http://127.0.0.1:3000/v1 (PORT overrides) on the embedded
  * database (DATABASE_URL, default ./data/wsdq.sqlite). A bad variable stops it with exit code 2; an
  * address it cannot bind, with exit code 1; "listening" is printed only once the socket is bound,
- * and only then do the job runners, webhooks and monitors start. SIGTERM or SIGINT turns /readyz
+ * and only then do the job runner, webhooks and monitors start. SIGTERM or SIGINT turns /readyz
  * to 503, lets in-flight requests finish, then closes the database.
  */
 import { createHttpServer } from '../lib/http-server.ts';

@@ -12,7 +12,7 @@ export const DATA_OPERATION_IDS = [
 ] as const satisfies readonly OperationId[];
 export type DataOperationId = (typeof DATA_OPERATION_IDS)[number];
 
-/** Every operation a provider can serve, and so every key PROVIDER_ROUTES may have: the data operations and the jobs a live runner fetches pages for. */
+/** Every operation a provider can serve, and so every key PROVIDER_ROUTES may have: the data operations and the jobs the job runner fetches pages for. */
 export const PROVIDER_OPERATION_IDS: readonly OperationId[] = [...DATA_OPERATION_IDS, 'crawlWebsite', 'batchScrapeWebPages'];
 
 export interface ProviderCall {
