@@ -2,20 +2,18 @@
  * `npm start`: serves the service at http://127.0.0.1:3000/v1 (PORT overrides) on the embedded
  * database (DATABASE_URL, default ./data/wsdq.sqlite). A bad variable stops it with exit code 2; an
  * address it cannot bind, with exit code 1; "listening" is printed only once the socket is bound,
- * and only then do the job runners, webhooks and monitors start. SIGTERM or SIGINT turns /readyz
+ * and only then do the job runner, webhooks and monitors start. SIGTERM or SIGINT turns /readyz
  * to 503, lets in-flight requests finish, then closes the database.
  */
 import { createHttpServer } from '../lib/http-server.ts';
 import { createApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, readConfig } from './config.ts';
-import { LiveJobRunner } from './jobs/live-runner.ts';
+import { JobRunner } from './jobs/job-runner.ts';
 import { MonitorScheduler } from './monitors/scheduler.ts';
-import { SandboxJobRunner } from './jobs/sandbox-runner.ts';
 import { HeadlessBrowser } from './providers/web/browser.ts';
-import { conversionPool } from './providers/web/conversion-pool.ts';
-import { DEFAULT_LIMITS } from './providers/web/fetch-page.ts';
-import { guardedAgent } from './providers/web/guarded-agent.ts';
+import { ConversionPool } from './providers/web/conversion-pool.ts';
+import { guardedAgent } from './outbound/guarded-agent.ts';
 import { listen, ListenError } from './listen.ts';
 import { createLogger } from './logger.ts';
 import { Metrics } from './operator/metrics.ts';
@@ -49,7 +47,10 @@ try {
 const logger = createLogger(config.logLevel);
 const metrics = new Metrics({ processMetrics: true });
 const policy = { allowPrivateNetwork: config.allowPrivateNetwork };
-const browser = config.chromiumPath ? new HeadlessBrowser(config.chromiumPath, policy) : undefined;
+/** Built once and handed down: every request made for a user goes over this agent, every page is converted on this pool. */
+const agent = guardedAgent(policy);
+const pool = new ConversionPool();
+const browser = config.chromiumPath ? new HeadlessBrowser(config.chromiumPath, policy, agent) : undefined;
 let stores: Stores;
 try {
   stores = openStores(config.databaseUrl, { ledgerObserver: metrics });
@@ -58,7 +59,7 @@ try {
 }
 let providers: ProviderRegistry;
 try {
-  providers = new ProviderRegistry(config.providerRoutes, { web: createWebProvider({ policy, ...(browser ? { browser } : {}) }) }, sandboxProvider);
+  providers = new ProviderRegistry(config.providerRoutes, { web: createWebProvider({ policy, agent, pool, ...(browser ? { browser } : {}) }) }, sandboxProvider);
 } catch (error) {
   stores.database.close();
   if (!(error instanceof ConfigError)) throw error;
@@ -69,9 +70,9 @@ const readiness: Readiness = { shuttingDown: false };
 const app = createApp({ config, stores, providers, clock: systemClock, logger, metrics, readiness });
 const server = createHttpServer(app, { publicBaseUrl: config.publicBaseUrl });
 
-/** Closes what start-up opened: the browser, the conversion workers and the database. */
+/** Closes what start-up opened: the browser, the conversion workers and the database (open connections end with the process). */
 async function closeResources(): Promise<void> {
-  await Promise.allSettled([browser?.close(), conversionPool.close()]);
+  await Promise.allSettled([browser?.close(), pool.close()]);
   stores.database.close();
 }
 
@@ -85,14 +86,11 @@ try {
   process.exit(1);
 }
 
-const runner = new SandboxJobRunner(stores, systemClock, metrics);
+const runner = new JobRunner(stores, systemClock, providers, metrics);
 runner.start(config.jobTickMs);
-const agent = guardedAgent(policy);
-const liveRunner = new LiveJobRunner(stores, systemClock, { agent, policy, limits: DEFAULT_LIMITS }, metrics);
-liveRunner.start(config.jobTickMs);
 const webhooks = new WebhookDispatcher(stores, systemClock, agent, policy);
 webhooks.start(WEBHOOK_TICK_MS);
-const monitors = new MonitorScheduler(stores, systemClock, { agent, policy, limits: DEFAULT_LIMITS }, metrics);
+const monitors = new MonitorScheduler(stores, systemClock, providers, metrics);
 monitors.start(MONITOR_TICK_MS);
 const stopMaintenance = repeat(MAINTENANCE_INTERVAL_MS, () => {
   const now = systemClock.now();
@@ -107,7 +105,6 @@ function shutdown(signal: string): void {
   console.log(`${signal} received: finishing in-flight requests`);
   readiness.shuttingDown = true;
   runner.stop();
-  liveRunner.stop();
   webhooks.stop();
   monitors.stop();
   stopMaintenance();

@@ -1,4 +1,4 @@
-/** repeat(): periodic work for the job runners, the webhook dispatcher, the monitor scheduler and maintenance. */
+/** repeat(): periodic work for the job runner, the webhook dispatcher, the monitor scheduler and maintenance. */
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { repeat } from './repeat.ts';

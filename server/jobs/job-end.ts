@@ -1,5 +1,5 @@
 /**
- * How a job ends, for the live and the sandbox runners alike. A crawl or batch scrape that has
+ * How a job ends, for every job the job runner runs, sandbox or live. A crawl or batch scrape that has
  * visited every page ends `completed` when at least one page was stored with its document, and
  * `failed` when none was, with the cause in `job.error`: a job whose every page failed has nothing
  * to show, so it does not say it completed. A crawl or batch scrape that ends `failed` (for any

@@ -2,8 +2,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../providers/web/fetch-page.ts';
-import { guardedAgent } from '../providers/web/guarded-agent.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 import { nextCheckAt, parseScheduleText } from './schedule.ts';
 import { MonitorScheduler } from './scheduler.ts';
@@ -24,9 +22,8 @@ describe('the monitor scheduler', () => {
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    server = await startTestServer({ allowPrivateNetwork: true });
-    const policy = { allowPrivateNetwork: true };
-    scheduler = new MonitorScheduler(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: DEFAULT_LIMITS });
+    server = await startTestServer({ allowPrivateNetwork: true, web: {} });
+    scheduler = new MonitorScheduler(server.stores, server.clock, server.providers);
   });
   afterAll(async () => {
     await server.close();

@@ -1,6 +1,8 @@
 /**
- * Runs monitor checks when they are due: fetches the page (mode scrape) or runs the search (mode
- * search, sandbox keys), compares its Markdown with the last successful check, stores the check
+ * Runs monitor checks when they are due, on the providers the registry gives for the monitor's
+ * key: fetches the page from the page source routed for `scrapeWebPage` (mode scrape) or runs the
+ * search routed for `searchWeb` (mode search), asks the judge routed for `extractWebData` whether
+ * a change meets the goal (`judge_enabled`), compares its Markdown with the last successful check, stores the check
  * with a readable unified diff, prunes checks past `retention_days`, schedules the next one, and
  * queues `monitor.changed` or `monitor.check_failed` for the webhook, all in one transaction.
  */
@@ -9,12 +11,8 @@ import { createTwoFilesPatch } from 'diff';
 import { ulid } from '../../lib/request-id.ts';
 import type { Clock } from '../clock.ts';
 import { timestamp } from '../../lib/timestamp.ts';
-import { failOnMagicUrl } from '../providers/sandbox/magic-failures.ts';
-import { sandboxSearch } from '../providers/sandbox/web.ts';
-import { sandboxDocument } from '../providers/sandbox/web-jobs.ts';
-import { ProviderError } from '../providers/types.ts';
-import { fetchPage, statusFailure, type FetchContext } from '../providers/web/fetch-page.ts';
-import { conversionPool } from '../providers/web/conversion-pool.ts';
+import type { KeyKind, ProviderRegistry } from '../providers/registry.ts';
+import { ProviderError, type DataProvider } from '../providers/types.ts';
 import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
 import type { Monitor, MonitorCheck } from '../store/monitors.ts';
@@ -28,19 +26,23 @@ interface Observation {
   statusCode: number | null;
 }
 
+function unavailable(what: string): ProviderError {
+  return new ProviderError('provider_unavailable', `${what}, and none is configured.`);
+}
+
 export class MonitorScheduler {
   private readonly stores: Stores;
   private readonly clock: Clock;
-  private readonly fetchContext: FetchContext;
+  private readonly providers: ProviderRegistry;
   private readonly metrics: UpstreamErrorObserver | undefined;
   private readonly running = new Set<string>();
   private stopRepeating: (() => void) | undefined;
 
-  /** `metrics` counts the checks the page failed (provider `web`, or `sandbox` for sandbox keys). */
-  constructor(stores: Stores, clock: Clock, fetchContext: FetchContext, metrics?: UpstreamErrorObserver) {
+  /** `metrics` counts the checks an upstream failed, under the provider's name. */
+  constructor(stores: Stores, clock: Clock, providers: ProviderRegistry, metrics?: UpstreamErrorObserver) {
     this.stores = stores;
     this.clock = clock;
-    this.fetchContext = fetchContext;
+    this.providers = providers;
     this.metrics = metrics;
   }
 
@@ -65,31 +67,42 @@ export class MonitorScheduler {
     }));
   }
 
-  private async observe(keyId: string, monitor: Monitor): Promise<Observation> {
-    const sandbox = this.stores.keys.get(keyId)?.sandbox ?? false;
+  /** The provider that serves the monitor's checks: the one routed for its mode's operation. */
+  private providerOf(key: KeyKind, monitor: Monitor): DataProvider | undefined {
+    return this.providers.providerFor(key, monitor.mode === 'search' ? 'searchWeb' : 'scrapeWebPage');
+  }
+
+  private async observe(provider: DataProvider | undefined, monitor: Monitor): Promise<Observation> {
     if (monitor.mode === 'search') {
-      const results = sandboxSearch({ query: monitor.query, limit: 10 }) as { results: { title: string; url: string }[] };
+      if (!provider) throw unavailable('Monitors in mode search need a search provider');
+      const results = await provider.fetch({ operationId: 'searchWeb', query: { query: monitor.query, limit: 10 }, signal: new AbortController().signal }) as { results: { title: string; url: string }[] };
       return { content: results.results.map((result) => `- [${result.title}](${result.url})`).join('\n'), statusCode: null };
     }
-    if (sandbox) {
-      failOnMagicUrl(monitor.url);
-      return { content: sandboxDocument(monitor.url, ['markdown'], { onlyMainContent: true }).markdown ?? '', statusCode: 200 };
-    }
-    const page = await fetchPage(monitor.url, this.fetchContext);
-    const failure = statusFailure(page);
-    if (failure) throw failure;
-    const document = await conversionPool.html(page, { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true, blockAds: true });
-    return { content: document.markdown ?? '', statusCode: page.status };
+    if (!provider?.pages) throw unavailable('Monitors need a provider of pages');
+    const page = await provider.pages.page(monitor.url, { formats: ['markdown'], onlyMainContent: true });
+    return { content: page.document.markdown ?? '', statusCode: page.statusCode };
+  }
+
+  /** The judge's verdict on a change, for a monitor with `judge_enabled` (the judge routed for `extractWebData`). */
+  private async judgement(key: KeyKind, monitor: Monitor, previous: string, current: string): Promise<MonitorCheck['judgement']> {
+    const judge = this.providers.providerFor(key, 'extractWebData')?.judge;
+    if (!judge) throw unavailable('judge_enabled needs a judge provider');
+    return judge.judge({ goal: String(monitor.goal), previous, current });
   }
 
   private async check(keyId: string, monitor: Monitor): Promise<void> {
+    const key = { sandbox: this.stores.keys.get(keyId)?.sandbox ?? false };
+    const provider = this.providerOf(key, monitor);
     let observation: Observation | undefined;
+    let judgement: MonitorCheck['judgement'] = null;
     let error: ProviderError | undefined;
     try {
-      observation = await this.observe(keyId, monitor);
+      observation = await this.observe(provider, monitor);
+      const previous = this.stores.monitors.lastContent(monitor.id);
+      if (monitor.judge_enabled && previous !== undefined && previous !== observation.content) judgement = await this.judgement(key, monitor, previous, observation.content);
     } catch (failure) {
       error = failure instanceof ProviderError ? failure : new ProviderError('upstream_failed', (failure as Error).message);
-      this.metrics?.upstreamFailed(this.stores.keys.get(keyId)?.sandbox ? 'sandbox' : 'web', error.code);
+      this.metrics?.upstreamFailed(provider?.name ?? 'none', error.code);
     }
     const nowMs = this.clock.now();
     inTransaction(this.stores.database, () => {
@@ -103,7 +116,7 @@ export class MonitorScheduler {
         outcome,
         status_code: observation?.statusCode ?? null,
         diff: outcome === 'changed' ? createTwoFilesPatch('previous', 'current', `${previous}\n`, `${observation!.content}\n`, '', '', { context: 3 }).replace(/^=+\n/, '') : null,
-        judgement: outcome === 'changed' && current.judge_enabled ? { meets_goal: true, reason: `The page changed; the sandbox judge counts every change as meeting the goal "${current.goal}".` } : null,
+        judgement: outcome === 'changed' && current.judge_enabled ? judgement : null,
         error: error ? { code: error.code, message: error.message } : null,
       };
       this.stores.monitors.addCheck(monitor.id, check, nowMs, observation?.content ?? null);

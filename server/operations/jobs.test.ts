@@ -1,6 +1,6 @@
 /** Sandbox jobs on real state: progress to completed, pages charged one by one, cancel, delete, resume after restart. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxJobRunner } from '../jobs/sandbox-runner.ts';
+import { JobRunner } from '../jobs/job-runner.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 
 describe('jobs', () => {
@@ -8,8 +8,8 @@ describe('jobs', () => {
   beforeAll(async () => (server = await startTestServer()));
   afterAll(() => server.close());
 
-  const ticks = (count: number, runner = server.runner) => {
-    for (let tick = 0; tick < count; tick++) runner.tick();
+  const ticks = async (count: number, runner = server.runner) => {
+    for (let tick = 0; tick < count; tick++) await runner.tick();
   };
 
   it('runs a crawl to completed, storing and charging each page, served with cursor pagination', async () => {
@@ -18,9 +18,9 @@ describe('jobs', () => {
     const job = submitted.body.data.job;
     expect(job).toMatchObject({ kind: 'crawl', status: 'queued', credits_used: 1 });
 
-    ticks(1);
+    await ticks(1);
     expect((await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job).toMatchObject({ status: 'running', pages_total: 5 });
-    ticks(10);
+    await ticks(10);
     const first = await server.call(`/web/jobs/${job.id}?limit=3`, { key: secret });
     expect(first.body.data.job).toMatchObject({ status: 'completed', pages_completed: 5, pages_failed: 0, credits_used: 6 });
     expect(first.body.data.pages).toHaveLength(3);
@@ -35,11 +35,11 @@ describe('jobs', () => {
   it('cancels a running job on delete: no page after, record kept; a second delete removes it', async () => {
     const { secret } = server.key({ credits: 100 });
     const job = (await server.call('/web/crawl', { method: 'POST', key: secret, body: { url: 'https://example.com/blog/', limit: 20 } })).body.data.job;
-    ticks(3);
+    await ticks(3);
     const cancelled = await server.call(`/web/jobs/${job.id}`, { method: 'DELETE', key: secret });
     expect(cancelled.body.data).toMatchObject({ deleted: false, job: { status: 'cancelled' } });
     const pagesAtCancel = cancelled.body.data.job.pages_completed;
-    ticks(5);
+    await ticks(5);
     expect((await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job.pages_completed).toBe(pagesAtCancel);
 
     const removed = await server.call(`/web/jobs/${job.id}`, { method: 'DELETE', key: secret });
@@ -50,7 +50,7 @@ describe('jobs', () => {
   it('fails a job that runs out of credits, keeping its pages', async () => {
     const { secret } = server.key({ credits: 3 });
     const job = (await server.call('/web/batch-scrape', { method: 'POST', key: secret, body: { urls: ['https://example.com/1', 'https://example.com/2', 'https://example.com/3', 'https://example.com/4'] } })).body.data.job;
-    ticks(10);
+    await ticks(10);
     const done = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data;
     expect(done.job).toMatchObject({ status: 'failed', pages_completed: 2, error: { code: 'insufficient_credits' } });
     expect(done.pages).toHaveLength(2);
@@ -61,7 +61,7 @@ describe('jobs', () => {
     const body = { urls: ['https://example.com/ok', 'https://fail-404.sandbox.test/gone', 'not a url'], ignore_invalid_urls: true };
     const job = (await server.call('/web/batch-scrape', { method: 'POST', key: secret, body })).body.data.job;
     expect(job.invalid_urls).toEqual(['not a url']);
-    ticks(5);
+    await ticks(5);
     const done = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data;
     expect(done.job).toMatchObject({ status: 'completed', pages_completed: 1, pages_failed: 1, credits_used: 2 });
     expect(done.pages[1]).toMatchObject({ url: 'https://fail-404.sandbox.test/gone', document: null, error: { code: 'upstream_not_found' } });
@@ -76,9 +76,9 @@ describe('jobs', () => {
   it('resumes a running job with a new runner (a restarted server), storing no page twice', async () => {
     const { secret } = server.key({ credits: 100 });
     const job = (await server.call('/web/crawl', { method: 'POST', key: secret, body: { url: 'https://example.com/guide/', limit: 6 } })).body.data.job;
-    ticks(3);
-    const restarted = new SandboxJobRunner(server.stores, server.clock);
-    ticks(10, restarted);
+    await ticks(3);
+    const restarted = new JobRunner(server.stores, server.clock, server.providers);
+    await ticks(10, restarted);
     const done = (await server.call(`/web/jobs/${job.id}?limit=100`, { key: secret })).body.data;
     expect(done.job).toMatchObject({ status: 'completed', pages_completed: 6 });
     expect(new Set(done.pages.map((page: { url: string }) => page.url)).size).toBe(6);
@@ -87,7 +87,7 @@ describe('jobs', () => {
   it('answers an agent job with its answer', async () => {
     const { secret } = server.key({ credits: 100 });
     const job = (await server.call('/web/agent', { method: 'POST', key: secret, body: { url: 'https://example.com', prompt: 'Who runs this site?' } })).body.data.job;
-    ticks(2);
+    await ticks(2);
     const done = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job;
     expect(done.status).toBe('completed');
     expect(done.answer.text.length).toBeGreaterThan(0);

@@ -48,10 +48,11 @@ function checkMonitor(monitor: Pick<Monitor, 'mode' | 'query' | 'judge_enabled' 
   if (monitor.judge_enabled && !monitor.goal) throw invalid('body.judge_enabled needs a body.goal');
 }
 
+/** A monitor needs a search provider (mode search) or a judge (`judge_enabled`): the registry says whether the key has one. */
 function checkCapabilities(context: OperationContext, monitor: Pick<Monitor, 'mode' | 'judge_enabled'>): void {
-  if (context.key.sandbox) return;
-  if (monitor.mode === 'search') throw new ServiceError('capability_unavailable', capabilityUnavailable('Monitors in mode search need a search provider, and none is configured'));
-  if (monitor.judge_enabled) throw new ServiceError('capability_unavailable', capabilityUnavailable('judge_enabled needs a judge provider, and none is configured'));
+  const { providers } = context.deps;
+  if (monitor.mode === 'search' && !providers.providerFor(context.key, 'searchWeb')) throw new ServiceError('capability_unavailable', capabilityUnavailable('Monitors in mode search need a search provider, and none is configured'));
+  if (monitor.judge_enabled && !providers.providerFor(context.key, 'extractWebData')?.judge) throw new ServiceError('capability_unavailable', capabilityUnavailable('judge_enabled needs a judge provider, and none is configured'));
 }
 
 /** The monitor's URL and webhook_url must be fetchable addresses. */

@@ -1,6 +1,6 @@
 /** User-given URLs (pages, webhook_url) checked against the address policy before anything is stored or charged. */
 import { ServiceError } from '../gateway/service-error.ts';
-import { checkedUrl } from '../providers/web/address-policy.ts';
+import { checkedUrl } from '../outbound/address-policy.ts';
 import { ProviderError } from '../providers/types.ts';
 import type { OperationContext } from './types.ts';
 

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Call } from '../gateway/call.ts';
 import type { UpstreamErrorObserver } from '../operator/metrics.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
-import type { AddressPolicy } from '../providers/web/address-policy.ts';
+import type { AddressPolicy } from '../outbound/address-policy.ts';
 import type { ApiKey } from '../store/api-keys.ts';
 import type { Stores } from '../store/index.ts';
 

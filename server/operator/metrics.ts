@@ -8,7 +8,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { LedgerObserver } from '../store/ledger.ts';
 
-/** Where an upstream failure is recorded: data operations, job runners. */
+/** Where an upstream failure is recorded: data operations, the job runner, monitor checks. */
 export interface UpstreamErrorObserver {
   upstreamFailed(provider: string, code: string): void;
 }

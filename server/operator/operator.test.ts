@@ -3,10 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.ts';
-import { LiveJobRunner } from '../jobs/live-runner.ts';
+import { JobRunner } from '../jobs/job-runner.ts';
 import { MonitorScheduler } from '../monitors/scheduler.ts';
-import { DEFAULT_LIMITS } from '../providers/web/fetch-page.ts';
-import { guardedAgent } from '../providers/web/guarded-agent.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 
 const cost = (operationId: string) => operations.find((row) => row.operationId === operationId)!;
@@ -93,7 +91,7 @@ describe('the operator endpoints', () => {
     expect(sample(text, 'wsdq_upstream_errors_total', { provider: 'sandbox', code: 'upstream_failed' })).toBe(1);
     expect(sample(text, 'wsdq_jobs', { status: 'queued' })).toBe(1);
 
-    for (let tick = 0; tick < 4; tick++) server.runner.tick();
+    for (let tick = 0; tick < 4; tick++) await server.runner.tick();
     text = await (await fetch(`${origin}/metrics`)).text();
     expect(sample(text, 'wsdq_jobs', { status: 'queued' })).toBeUndefined();
     expect(sample(text, 'wsdq_jobs', { status: 'completed' })).toBe(1);
@@ -106,8 +104,7 @@ describe('the operator endpoints', () => {
   it('GET /metrics counts a monitor check the upstream failed as an upstream error', async () => {
     const { secret } = server.key();
     expect((await server.call('/web/monitors', { method: 'POST', key: secret, body: { url: 'https://fail-503.sandbox.test/pricing' } })).status).toBe(200);
-    const policy = { allowPrivateNetwork: false };
-    await new MonitorScheduler(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: DEFAULT_LIMITS }, server.metrics).tick();
+    await new MonitorScheduler(server.stores, server.clock, server.providers, server.metrics).tick();
     const text = await (await fetch(`${origin}/metrics`)).text();
     expect(sample(text, 'wsdq_upstream_errors_total', { provider: 'sandbox', code: 'upstream_failed' })).toBe(1);
   });
@@ -137,13 +134,12 @@ describe('the metrics of live jobs', () => {
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    const server = await startTestServer({ allowPrivateNetwork: true, providers: { web: { name: 'web', fetch: async () => ({}) } }, routes: { batchScrapeWebPages: 'web' } });
+    const server = await startTestServer({ allowPrivateNetwork: true, web: {} });
     try {
       const { secret, id } = server.key({ credits: 100, sandbox: false });
       const submitted = await server.call('/web/batch-scrape', { method: 'POST', key: secret, body: { urls: [`${siteOrigin}/fine`, `${siteOrigin}/broken`] } });
       expect(submitted.status).toBe(200);
-      const policy = { allowPrivateNetwork: true };
-      await new LiveJobRunner(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: DEFAULT_LIMITS }, server.metrics).work(id, submitted.body.data.job.id);
+      await new JobRunner(server.stores, server.clock, server.providers, server.metrics).work(id, submitted.body.data.job.id);
       const text = await (await fetch(`${new URL(server.baseUrl).origin}/metrics`)).text();
       expect(sample(text, 'wsdq_upstream_errors_total', { provider: 'web', code: 'upstream_failed' })).toBe(1);
       expect(sample(text, 'wsdq_credits_charged_total', { operation: 'batchScrapeWebPages' })).toBe(cost('batchScrapeWebPages').creditCost + cost('batchScrapeWebPages').creditCostPerPage);

@@ -1,11 +1,20 @@
 /**
- * Which provider answers an operation for a key: the built-in sandbox for sandbox keys; for live
- * keys, the provider the configuration routes the operation to, if any (none means 503).
+ * The one place that decides which provider serves an operation for a key, for calls, jobs and
+ * monitor checks alike: the built-in sandbox for sandbox keys; for live keys, the provider the
+ * configuration routes the operation to, if any (none means 503). Nothing else asks whether a key
+ * is a sandbox key to choose where data comes from.
  */
 import type { OperationId } from '../../generated/operations.ts';
 import type { ApiKey } from '../store/api-keys.ts';
+import type { Job } from '../store/jobs.ts';
 import { ConfigError } from '../config.ts';
 import type { DataProvider } from './types.ts';
+
+/** A key as the registry reads it: only whether it is a sandbox key (a job record carries the same flag). */
+export type KeyKind = Pick<ApiKey, 'sandbox'>;
+
+/** The operation a job of each kind was submitted as: the one its provider is routed under. */
+export const JOB_OPERATION: Record<Job['kind'], OperationId> = { crawl: 'crawlWebsite', batch_scrape: 'batchScrapeWebPages', agent: 'runWebAgent' };
 
 export class ProviderRegistry {
   private readonly routes: Partial<Record<OperationId, string>>;
@@ -23,14 +32,15 @@ export class ProviderRegistry {
   }
 
   /** The provider of `operationId` for `key`, or undefined when none is configured. */
-  providerFor(key: ApiKey, operationId: OperationId): DataProvider | undefined {
+  providerFor(key: KeyKind, operationId: OperationId): DataProvider | undefined {
     if (key.sandbox) return this.sandbox;
     const name = this.routes[operationId];
     return name ? this.providers[name] : undefined;
   }
 
-  /** Whether jobs of `operationId` can run for this key: on the sandbox, or on a live provider routed to it. */
-  runsJobs(key: ApiKey, operationId: OperationId): boolean {
-    return key.sandbox || this.routes[operationId] !== undefined;
+  /** Whether jobs of `operationId` can run for this key: its provider supplies pages (crawl, batch scrape) or an agent (`runWebAgent`). */
+  runsJobs(key: KeyKind, operationId: OperationId): boolean {
+    const provider = this.providerFor(key, operationId);
+    return operationId === 'runWebAgent' ? provider?.agent !== undefined : provider?.pages !== undefined;
   }
 }

@@ -1,6 +1,10 @@
 /** What a data provider is: the upstream behind an operation, real or the built-in sandbox. */
 import type { ErrorCode } from '../../generated/errors.ts';
 import type { OperationId } from '../../generated/operations.ts';
+import type { components } from '../../generated/types.ts';
+
+type WebDocument = components['schemas']['WebDocument'];
+type AgentAnswer = components['schemas']['AgentAnswer'];
 
 /** Operations answered synchronously by a provider: their `data` comes straight from it. */
 export const DATA_OPERATION_IDS = [
@@ -8,7 +12,7 @@ export const DATA_OPERATION_IDS = [
 ] as const satisfies readonly OperationId[];
 export type DataOperationId = (typeof DATA_OPERATION_IDS)[number];
 
-/** Every operation a provider can serve, and so every key PROVIDER_ROUTES may have: the data operations and the jobs a live runner fetches pages for. */
+/** Every operation a provider can serve, and so every key PROVIDER_ROUTES may have: the data operations and the jobs the job runner fetches pages for. */
 export const PROVIDER_OPERATION_IDS: readonly OperationId[] = [...DATA_OPERATION_IDS, 'crawlWebsite', 'batchScrapeWebPages'];
 
 export interface ProviderCall {
@@ -19,10 +23,87 @@ export interface ProviderCall {
   signal: AbortSignal;
 }
 
-/** One provider: answers the `data` of the operations routed to it. */
+/** How a job or a monitor check wants one page converted. */
+export interface PageRequest {
+  formats: string[];
+  onlyMainContent: boolean;
+  signal?: AbortSignal;
+}
+
+/** One page as a source gives it: its final URL, its HTTP status (null when none), its document (exactly the asked formats) and every link on it. */
+export interface SourcedPage {
+  url: string;
+  statusCode: number | null;
+  document: WebDocument;
+  links: string[];
+}
+
+/** A site's robots.txt rules; undefined when they say nothing of the URL. */
+export interface RobotsRules {
+  isAllowed(url: string): boolean | undefined;
+}
+
+/**
+ * Where jobs (crawl, batch scrape) and monitor checks get their pages: the sandbox makes them up,
+ * the web provider fetches them under the address policy. Pacing is the source's: the job runner
+ * takes `pagesPerStep` pages of a job per step, `fetchesAtOnce` at a time, and runs one step per
+ * tick (`oneStepPerTick`, the sandbox's pace) or steps back to back.
+ */
+export interface PageSource {
+  readonly pagesPerStep: number;
+  readonly fetchesAtOnce: number;
+  readonly oneStepPerTick: boolean;
+  /** Fetches and converts one page; a failure is a ProviderError with the contract's code. */
+  page(url: string, request: PageRequest): Promise<SourcedPage>;
+  /** The robots.txt rules of the site of `startUrl` (none, when it has none or cannot be read). */
+  robots(startUrl: string): Promise<RobotsRules>;
+  /**
+   * How many pages a crawl from `startUrl` will visit, up to `limit`, following the links that
+   * `follows(link, depth)` accepts, when the source knows it ahead (the sandbox); shown as the
+   * running job's `pages_total`.
+   */
+  crawlSize?(startUrl: string, limit: number, follows: (link: string, depth: number) => boolean): number;
+}
+
+/** What a `web/agent` job asks. */
+export interface AgentRequest {
+  url: string;
+  prompt: string;
+  model: string;
+  signal?: AbortSignal;
+}
+
+/** Runs `web/agent` jobs (on the job runner); a failure is a ProviderError. */
+export interface WebAgent {
+  answer(request: AgentRequest): Promise<AgentAnswer>;
+}
+
+/** A monitor's change, for the judge: the previous and the current Markdown and the monitor's goal. */
+export interface JudgeRequest {
+  goal: string;
+  previous: string;
+  current: string;
+  signal?: AbortSignal;
+}
+
+/** Says whether a monitor's change meets its goal (`judge_enabled`). */
+export interface MonitorJudge {
+  judge(request: JudgeRequest): Promise<{ meets_goal: boolean; reason: string }>;
+}
+
+/**
+ * One provider: answers the `data` of the data operations routed to it, and may offer more. Each
+ * optional capability is asked for through the registry, under the operation that routes it:
+ * `pages` under `crawlWebsite`, `batchScrapeWebPages` (jobs) and `scrapeWebPage` (monitor checks),
+ * `agent` under `runWebAgent`, `judge` under `extractWebData` (the model provider); a monitor in
+ * mode search calls `fetch` of the provider routed for `searchWeb`.
+ */
 export interface DataProvider {
   readonly name: string;
   fetch(call: ProviderCall): Promise<Record<string, unknown>>;
+  pages?: PageSource;
+  agent?: WebAgent;
+  judge?: MonitorJudge;
 }
 
 /** A failure of the upstream, with the contract's error code for it. */

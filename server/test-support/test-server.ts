@@ -3,16 +3,22 @@
  * providers and the log destination injected, for the server's own tests.
  */
 import type { Server } from 'node:http';
+import type { Agent } from 'undici';
 import type { AddressInfo } from 'node:net';
 import type { CorsOrigins } from '../../lib/cors.ts';
 import { createHttpServer } from '../../lib/http-server.ts';
 import { createApp } from '../app.ts';
 import type { Clock } from '../clock.ts';
-import { SandboxJobRunner } from '../jobs/sandbox-runner.ts';
+import { DEFAULT_PROVIDER_ROUTES } from '../config.ts';
+import { JobRunner } from '../jobs/job-runner.ts';
+import type { FetchLimits } from '../outbound/fetch-page.ts';
 import { createLogger } from '../logger.ts';
 import { ProviderRegistry } from '../providers/registry.ts';
 import { sandboxProvider } from '../providers/sandbox/index.ts';
 import type { DataProvider } from '../providers/types.ts';
+import { ConversionPool } from '../providers/web/conversion-pool.ts';
+import { createWebProvider } from '../providers/web/index.ts';
+import { guardedAgent } from '../outbound/guarded-agent.ts';
 import { Metrics } from '../operator/metrics.ts';
 import type { Readiness } from '../operator/routes.ts';
 import type { NewKeyOptions } from '../store/api-keys.ts';
@@ -39,6 +45,8 @@ export class ManualClock implements Clock {
 export interface TestServerOptions {
   providers?: Record<string, DataProvider>;
   routes?: Partial<Record<OperationId, string>>;
+  /** The built-in web provider, as `web`, routed as `npm start` routes it (under `routes`), fetching under the test server's address policy. */
+  web?: { limits?: Partial<FetchLimits> };
   rateLimit?: { requests: number; windowSeconds: number };
   allowPrivateNetwork?: boolean;
   /** `CORS_ORIGINS`, parsed. */
@@ -53,7 +61,12 @@ export interface TestServer {
   baseUrl: string;
   stores: Stores;
   clock: ManualClock;
-  runner: SandboxJobRunner;
+  /** The job runner on the test server's providers, ticked by hand. */
+  runner: JobRunner;
+  providers: ProviderRegistry;
+  /** The guarded agent and the conversion pool this server's providers share (as main.ts builds them), closed by `close()`. */
+  agent: Agent;
+  pool: ConversionPool;
   metrics: Metrics;
   /** What `main.ts` sets on SIGTERM. */
   readiness: Readiness;
@@ -71,7 +84,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const stores = openStores(':memory:', { ledgerObserver: metrics });
   const logLines: Record<string, unknown>[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(JSON.parse(line)) });
-  const providers = new ProviderRegistry(options.routes ?? {}, options.providers ?? {}, sandboxProvider);
+  const policy = { allowPrivateNetwork: options.allowPrivateNetwork ?? false };
+  // What main.ts builds once and hands down; this server's own, closed with it.
+  const agent = guardedAgent(policy);
+  const pool = new ConversionPool();
+  const web: Record<string, DataProvider> = options.web ? { web: createWebProvider({ policy, agent, pool, ...(options.web.limits ? { limits: options.web.limits } : {}) }) } : {};
+  const routes = options.web ? { ...DEFAULT_PROVIDER_ROUTES, ...options.routes } : (options.routes ?? {});
+  const providers = new ProviderRegistry(routes, { ...web, ...options.providers }, sandboxProvider);
   const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true, allowPrivateNetwork: options.allowPrivateNetwork ?? false, publicBaseUrl: options.publicBaseUrl ?? null, corsOrigins: options.corsOrigins ?? null }, stores, providers, clock, logger, metrics, readiness });
   const server: Server = await new Promise((resolve) => {
     const listening = createHttpServer(app, { publicBaseUrl: options.publicBaseUrl ?? null }).listen(0, '127.0.0.1', () => resolve(listening));
@@ -81,7 +100,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     baseUrl,
     stores,
     clock,
-    runner: new SandboxJobRunner(stores, clock, metrics),
+    runner: new JobRunner(stores, clock, providers, metrics),
+    providers,
+    agent,
+    pool,
     metrics,
     readiness,
     logLines,
@@ -99,6 +121,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       stores.database.close();
+      await pool.close();
+      await agent.destroy();
     },
   };
 }

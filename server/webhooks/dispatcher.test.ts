@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardedAgent } from '../providers/web/guarded-agent.ts';
+import { guardedAgent } from '../outbound/guarded-agent.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 import { RETRY_DELAYS_MS, WebhookDispatcher } from './dispatcher.ts';
 
@@ -52,7 +52,7 @@ describe('webhook delivery', () => {
     const { secret, id: keyId } = server.key({ credits: 100 });
     const key = server.stores.keys.get(keyId)!;
     const job = (await server.call('/web/crawl', { method: 'POST', key: secret, body: { url: 'https://example.com/docs/', limit: 2, webhook_url: receiverUrl } })).body.data.job;
-    for (let tick = 0; tick < 5; tick++) server.runner.tick();
+    for (let tick = 0; tick < 5; tick++) await server.runner.tick();
 
     const messages = server.stores.webhooks.forKey(keyId);
     expect(messages.map((message) => message.eventType)).toEqual(['crawl.started', 'crawl.page', 'crawl.page', 'crawl.completed']);
@@ -83,7 +83,7 @@ describe('webhook delivery', () => {
     failuresLeft = 100;
     const { secret, id: keyId } = server.key({ credits: 100 });
     await server.call('/web/batch-scrape', { method: 'POST', key: secret, body: { urls: ['https://example.com/one'], webhook_url: receiverUrl } });
-    server.runner.tick();
+    await server.runner.tick();
     const [started] = server.stores.webhooks.forKey(keyId);
     for (const delay of [0, ...RETRY_DELAYS_MS]) {
       server.clock.advance(delay);

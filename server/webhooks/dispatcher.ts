@@ -8,7 +8,7 @@ import { repeat } from '../repeat.ts';
 import { createHmac } from 'node:crypto';
 import { fetch, type Agent } from 'undici';
 import type { Clock } from '../clock.ts';
-import { checkedUrl, type AddressPolicy } from '../providers/web/address-policy.ts';
+import { checkedUrl, type AddressPolicy } from '../outbound/address-policy.ts';
 import type { Stores } from '../store/index.ts';
 import type { WebhookMessage } from '../store/webhook-messages.ts';
 

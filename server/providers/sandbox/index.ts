@@ -6,6 +6,7 @@ import { sandboxMicroblogPost } from './microblog.ts';
 import type { Query } from './request.ts';
 import { sandboxCollectionVideos } from './shortvideo.ts';
 import { sandboxSocialEvents } from './socialnet.ts';
+import { sandboxAgent, sandboxJudge, sandboxPageSource } from './page-source.ts';
 import { sandboxExtract, sandboxMap, sandboxScrape, sandboxSearch } from './web.ts';
 
 const ANSWER_BY_OPERATION: { readonly [id in DataOperationId]: (query: Query) => object } = {
@@ -22,6 +23,7 @@ const ANSWER_BY_OPERATION: { readonly [id in DataOperationId]: (query: Query) =>
 /**
  * Answers every data operation from the request alone: the same request always gets the same
  * `data`. A scrape's `wait_for` is waited for real, as a browser would, so callers can see a slow call.
+ * It also gives the pages of sandbox jobs and monitor checks, agent answers and monitor judgements.
  */
 export const sandboxProvider: DataProvider = {
   name: 'sandbox',
@@ -31,4 +33,7 @@ export const sandboxProvider: DataProvider = {
     if (call.operationId === 'scrapeWebPage' && waitFor > 0) await delay(waitFor, undefined, { signal: call.signal });
     return ANSWER_BY_OPERATION[call.operationId](call.query) as Record<string, unknown>;
   },
+  pages: sandboxPageSource,
+  agent: sandboxAgent,
+  judge: sandboxJudge,
 };

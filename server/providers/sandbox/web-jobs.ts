@@ -34,8 +34,8 @@ export function sandboxCrawlUrls(startUrl: string, limit: number, maxDepth: numb
   return [...urls].slice(0, limit);
 }
 
-/** The pages linked from `url` below its path: the same for the same URL, whatever the crawl. */
-function childUrls(url: string): string[] {
+/** The pages linked from `url` below its path: the same for the same URL, whatever the crawl (or page source) asks. */
+export function childUrls(url: string): string[] {
   const random = new SeededRandom(`crawl-children:${url}`);
   const base = url.endsWith('/') ? url : `${url}/`;
   return random.words(random.int(2, 4)).map((word) => `${base}${word}`);

@@ -8,8 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataProvider } from '../types.ts';
 import { HeadlessBrowser } from './browser.ts';
-import type { Resolver } from './guarded-agent.ts';
-import { createWebProvider } from './index.ts';
+import { guardedAgent, type Resolver } from '../../outbound/guarded-agent.ts';
+import type { Agent } from 'undici';
+import { testWebProvider } from '../../test-support/web-provider.ts';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -39,6 +40,7 @@ describe('the web provider with a browser', () => {
     callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
   };
   let browser: HeadlessBrowser;
+  let openAgent: Agent;
   let provider: DataProvider;
 
   beforeAll(async () => {
@@ -59,11 +61,13 @@ describe('the web provider with a browser', () => {
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     port = (site.address() as AddressInfo).port;
-    browser = new HeadlessBrowser(CHROMIUM_PATH, { allowPrivateNetwork: true }, resolver);
-    provider = createWebProvider({ policy: { allowPrivateNetwork: true }, browser, resolve: resolver });
+    openAgent = guardedAgent({ allowPrivateNetwork: true }, resolver);
+    browser = new HeadlessBrowser(CHROMIUM_PATH, { allowPrivateNetwork: true }, openAgent);
+    provider = testWebProvider({ policy: { allowPrivateNetwork: true }, browser, resolve: resolver });
   }, 60_000);
   afterAll(async () => {
     await browser.close();
+    await openAgent.destroy();
     await new Promise<void>((resolve) => site.close(() => resolve()));
   });
 
@@ -98,8 +102,8 @@ describe('the web provider with a browser', () => {
   });
 
   it('refuses a name that resolves to a non-public address when the policy is public-only, at connect time', async () => {
-    const closed = new HeadlessBrowser(CHROMIUM_PATH, { allowPrivateNetwork: false }, resolver);
-    const closedProvider = createWebProvider({ policy: { allowPrivateNetwork: false }, browser: closed, resolve: resolver });
+    const closed = new HeadlessBrowser(CHROMIUM_PATH, { allowPrivateNetwork: false }, guardedAgent({ allowPrivateNetwork: false }, resolver));
+    const closedProvider = testWebProvider({ policy: { allowPrivateNetwork: false }, browser: closed, resolve: resolver });
     requested.length = 0;
     await expect(scrape({ url: `http://intranet.test:${port}/`, wait_for: 100 }, closedProvider)).rejects.toMatchObject({ code: 'url_not_allowed' });
     await expect(scrape({ url: `http://127.0.0.1:${port}/`, wait_for: 100 }, closedProvider)).rejects.toMatchObject({ code: 'url_not_allowed' });

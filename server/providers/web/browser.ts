@@ -9,9 +9,10 @@
  */
 import type { Browser, Frame, Response, Route } from 'playwright-core';
 import { ProviderError } from '../types.ts';
-import { checkedUrl, type AddressPolicy } from './address-policy.ts';
-import { DEFAULT_LIMITS, exchange, followRedirects, header, REDIRECT_STATUSES, type FetchedPage } from './fetch-page.ts';
-import { guardedAgent, NON_PUBLIC_ADDRESS, type Resolver } from './guarded-agent.ts';
+import { checkedUrl, type AddressPolicy } from '../../outbound/address-policy.ts';
+import { DEFAULT_LIMITS, exchange, followRedirects, header, REDIRECT_STATUSES, type FetchedPage } from '../../outbound/fetch-page.ts';
+import type { Agent } from 'undici';
+import { NON_PUBLIC_ADDRESS } from '../../outbound/guarded-agent.ts';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--dns-prefetch-disable', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
 const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 (compatible; WSDQ/1.0)' };
@@ -47,13 +48,14 @@ function messageHeaders(headers: Record<string, string | string[] | undefined>):
 export class HeadlessBrowser {
   private readonly executablePath: string;
   private readonly policy: AddressPolicy;
-  private readonly agent: ReturnType<typeof guardedAgent>;
+  private readonly agent: Agent;
   private browser: Promise<Browser> | undefined;
 
-  constructor(executablePath: string, policy: AddressPolicy, resolve?: Resolver) {
+  /** `agent` is the guarded agent (server/outbound/) every request of a page goes through, the one main.ts builds. */
+  constructor(executablePath: string, policy: AddressPolicy, agent: Agent) {
     this.executablePath = executablePath;
     this.policy = policy;
-    this.agent = guardedAgent(policy, resolve);
+    this.agent = agent;
   }
 
   /**

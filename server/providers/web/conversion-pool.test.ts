@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConversionPool } from './conversion-pool.ts';
-import type { FetchedPage } from './fetch-page.ts';
+import type { FetchedPage } from '../../outbound/fetch-page.ts';
 import { htmlToDocument, type ConvertOptions } from './html-to-document.ts';
 import { pdfToDocument } from './pdf-to-document.ts';
 import { makePdf } from '../../test-support/pdf.ts';

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { components } from '../../../generated/types.ts';
 import { ProviderError } from '../types.ts';
-import type { FetchedPage } from './fetch-page.ts';
+import type { FetchedPage } from '../../outbound/fetch-page.ts';
 import type { ConvertOptions } from './html-to-document.ts';
 
 type WebDocument = components['schemas']['WebDocument'];
@@ -177,4 +177,3 @@ export class ConversionPool {
 }
 
 /** The process's pool, shared by scrape, map, crawl, batch scrape and monitors. */
-export const conversionPool = new ConversionPool();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FetchedPage } from './fetch-page.ts';
+import type { FetchedPage } from '../../outbound/fetch-page.ts';
 import { htmlToDocument } from './html-to-document.ts';
 
 function page(html: string): FetchedPage {

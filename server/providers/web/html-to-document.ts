@@ -8,7 +8,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import type { components } from '../../../generated/types.ts';
-import type { FetchedPage } from './fetch-page.ts';
+import type { FetchedPage } from '../../outbound/fetch-page.ts';
 import { toMarkdown } from './markdown.ts';
 
 type WebDocument = components['schemas']['WebDocument'];

@@ -5,21 +5,24 @@
  */
 import type { DataProvider, ProviderCall } from '../types.ts';
 import { ProviderError } from '../types.ts';
-import type { AddressPolicy } from './address-policy.ts';
-import { fetchPage, statusFailure, DEFAULT_LIMITS, type FetchLimits } from './fetch-page.ts';
+import type { AddressPolicy } from '../../outbound/address-policy.ts';
+import { fetchPage, statusFailure, DEFAULT_LIMITS, type FetchLimits } from '../../outbound/fetch-page.ts';
 import type { HeadlessBrowser } from './browser.ts';
-import { guardedAgent, type Resolver } from './guarded-agent.ts';
-import { conversionPool } from './conversion-pool.ts';
+import type { Agent } from 'undici';
+import type { ConversionPool } from './conversion-pool.ts';
 import { mapSite } from './map-site.ts';
 import { isPdf } from './pdf-to-document.ts';
+import { webPageSource } from './page-source.ts';
 
 export interface WebProviderOptions {
   policy: AddressPolicy;
+  /** The guarded agent (server/outbound/) every page is fetched over: built once, in main.ts. */
+  agent: Agent;
+  /** The conversion pool (HTML and PDF → document on worker threads): built once, in main.ts. */
+  pool: ConversionPool;
   /** Headless Chromium for `wait_for` and screenshots; without it those answer 503. */
   browser?: HeadlessBrowser;
   limits?: Partial<FetchLimits>;
-  /** Name resolution (node:dns by default). */
-  resolve?: Resolver;
 }
 
 const DEFAULT_FORMATS = 'markdown,metadata';
@@ -39,12 +42,13 @@ function refuseMissingCapabilities(query: Record<string, unknown>, formats: stri
   if (query.location_country !== undefined) throw unavailable('location_country needs a proxy network, and none is configured');
 }
 
-/** The web provider; it serves `scrapeWebPage` and `mapWebsite`. */
+/** The web provider; it serves `scrapeWebPage` and `mapWebsite`, and the pages of crawls, batch scrapes and monitor checks. */
 export function createWebProvider(options: WebProviderOptions): DataProvider {
-  const agent = guardedAgent(options.policy, options.resolve);
+  const { agent, pool } = options;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   return {
     name: 'web',
+    pages: webPageSource({ agent, policy: options.policy, limits }, pool),
     async fetch(call: ProviderCall) {
       const { query } = call;
       if (call.operationId === 'mapWebsite') {
@@ -56,7 +60,7 @@ export function createWebProvider(options: WebProviderOptions): DataProvider {
           sitemap: (query.sitemap as 'include' | 'skip' | 'only' | undefined) ?? 'include',
           includeSubdomains: query.include_subdomains === true,
           ignoreQueryParameters: query.ignore_query_parameters !== false,
-        }, { agent, policy: options.policy, limits, signal: call.signal });
+        }, { agent, policy: options.policy, limits, signal: call.signal }, pool);
       }
       if (call.operationId !== 'scrapeWebPage') throw new ProviderError('provider_unavailable', `The web provider does not serve ${call.operationId} yet; no credits were used.`);
       const formats = String(query.formats ?? DEFAULT_FORMATS).split(',');
@@ -80,7 +84,7 @@ export function createWebProvider(options: WebProviderOptions): DataProvider {
         const failure = statusFailure(rendered);
         if (failure) throw failure;
         const { screenshot, ...page } = rendered;
-        const document = await conversionPool.html(page, conversion, timeoutMs);
+        const document = await pool.html(page, conversion, timeoutMs);
         return screenshot ? { ...document, screenshot } : document;
       }
       const page = await fetchPage(String(query.url), {
@@ -93,13 +97,13 @@ export function createWebProvider(options: WebProviderOptions): DataProvider {
       const failure = statusFailure(page);
       if (failure) throw failure;
       if (isPdf(page)) {
-        return conversionPool.pdf(page, formats, query.pdf_parse !== false, timeoutMs);
+        return pool.pdf(page, formats, query.pdf_parse !== false, timeoutMs);
       }
       if (page.contentType && !/html|xml/.test(page.contentType)) {
         const text = page.body.toString('utf8');
-        return conversionPool.html({ ...page, body: Buffer.from(`<html><body><pre>${text.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</pre></body></html>`) }, { formats, onlyMainContent: false, removeBase64Images: true, blockAds: false }, timeoutMs);
+        return pool.html({ ...page, body: Buffer.from(`<html><body><pre>${text.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}</pre></body></html>`) }, { formats, onlyMainContent: false, removeBase64Images: true, blockAds: false }, timeoutMs);
       }
-      return conversionPool.html(page, conversion, timeoutMs);
+      return pool.html(page, conversion, timeoutMs);
     },
   };
 }

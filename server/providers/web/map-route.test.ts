@@ -6,7 +6,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server.ts';
-import { createWebProvider } from './index.ts';
 
 describe('live map through the server', () => {
   let server: TestServer;
@@ -27,8 +26,7 @@ describe('live map through the server', () => {
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    const web = createWebProvider({ policy: { allowPrivateNetwork: true }, limits: { timeoutMs: 400 } });
-    server = await startTestServer({ allowPrivateNetwork: true, providers: { web }, routes: { mapWebsite: 'web' } });
+    server = await startTestServer({ allowPrivateNetwork: true, web: { limits: { timeoutMs: 400 } } });
   });
   afterAll(async () => {
     await server.close();

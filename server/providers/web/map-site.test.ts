@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validatorAt, describeErrors } from '../../../contract-tests/contract.ts';
 import type { DataProvider } from '../types.ts';
-import { createWebProvider } from './index.ts';
+import { testWebProvider } from '../../test-support/web-provider.ts';
 
 describe('mapping a site', () => {
   let server: Server;
@@ -35,7 +35,7 @@ describe('mapping a site', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    provider = createWebProvider({ policy: { allowPrivateNetwork: true } });
+    provider = testWebProvider({ policy: { allowPrivateNetwork: true } });
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -105,7 +105,7 @@ const status = (code: number, type = 'text/html', body = '<html><body>error</bod
 
 describe('a map emptied by an upstream failure is an error, never an empty success', () => {
   const TIMEOUT_MS = 400;
-  const provider = createWebProvider({ policy: { allowPrivateNetwork: true }, limits: { timeoutMs: TIMEOUT_MS } });
+  const provider = testWebProvider({ policy: { allowPrivateNetwork: true }, limits: { timeoutMs: TIMEOUT_MS } });
   const map = (url: string, sitemap: string) => provider.fetch({ operationId: 'mapWebsite', query: { url, sitemap }, signal: new AbortController().signal });
   const sitemapModes = ['include', 'skip', 'only'];
 
@@ -115,9 +115,9 @@ describe('a map emptied by an upstream failure is an error, never an empty succe
   });
 
   it.each(sitemapModes)('a host whose name does not resolve answers upstream_failed (sitemap=%s)', async (sitemap) => {
-    const unresolved = createWebProvider({
+    const unresolved = testWebProvider({
       policy: { allowPrivateNetwork: true },
-      resolve: (host, callback) => callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), []),
+      resolve: (host: string, callback: (error: NodeJS.ErrnoException | null, addresses: never[]) => void) => callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), []),
     });
     const answer = unresolved.fetch({ operationId: 'mapWebsite', query: { url: 'http://nowhere.example/', sitemap }, signal: new AbortController().signal });
     await expect(answer).rejects.toMatchObject({ code: 'upstream_failed', message: expect.stringContaining('could not be resolved') });

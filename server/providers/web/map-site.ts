@@ -6,8 +6,8 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { ProviderError } from '../types.ts';
-import { fetchPage, statusFailure, UpstreamUnreached, type FetchContext, type FetchedPage } from './fetch-page.ts';
-import { conversionPool } from './conversion-pool.ts';
+import { fetchPage, statusFailure, UpstreamUnreached, type FetchContext, type FetchedPage } from '../../outbound/fetch-page.ts';
+import type { ConversionPool } from './conversion-pool.ts';
 
 export interface MapQuery {
   url: string;
@@ -129,7 +129,7 @@ function siteFailure(url: string, failure: ProviderError): ProviderError {
  * Maps the site of `query.url`. The start page is read first (unless `sitemap=only`), so a site
  * that cannot be reached costs one timeout, and its error is the one a scrape of the URL answers.
  */
-export async function mapSite(query: MapQuery, context: FetchContext): Promise<{ url: string; links: MapLink[] }> {
+export async function mapSite(query: MapQuery, context: FetchContext, pool: ConversionPool): Promise<{ url: string; links: MapLink[] }> {
   const start = new URL(query.url);
   const host = start.hostname;
   const reader = new SiteReader(start.origin, context);
@@ -163,7 +163,7 @@ export async function mapSite(query: MapQuery, context: FetchContext): Promise<{
       visited.add(pageUrl);
       const page = pageUrl === start.href ? startPage! : await reader.read(pageUrl);
       if (page instanceof ProviderError || !/html/.test(page.contentType ?? '')) continue;
-      const document = await conversionPool.html(page, { formats: ['links', 'metadata'], onlyMainContent: false, removeBase64Images: true, blockAds: false });
+      const document = await pool.html(page, { formats: ['links', 'metadata'], onlyMainContent: false, removeBase64Images: true, blockAds: false });
       add(normalise(page.url, page.url, query), { title: document.metadata?.title ?? null, description: document.metadata?.description ?? null });
       for (const link of document.links ?? []) {
         const url = normalise(link, page.url, query);

@@ -2,7 +2,7 @@
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
 import type { components } from '../../../generated/types.ts';
 import { ProviderError } from '../types.ts';
-import type { FetchedPage } from './fetch-page.ts';
+import type { FetchedPage } from '../../outbound/fetch-page.ts';
 
 type WebDocument = components['schemas']['WebDocument'];
 

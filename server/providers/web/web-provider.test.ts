@@ -1,27 +1,27 @@
 /**
  * The web provider against a local test site on loopback (ALLOW_PRIVATE_NETWORK, as tests and
- * intranet deployments set it), and the address policy that refuses every non-public target.
+ * intranet deployments set it); the address policy is tested in server/outbound/.
  */
-import { MockAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validatorAt, describeErrors } from '../../../contract-tests/contract.ts';
 import { ProviderError, type DataProvider } from '../types.ts';
-import { checkedUrl, isPublicAddress } from './address-policy.ts';
-import { fetchPage } from './fetch-page.ts';
-import { createWebProvider } from './index.ts';
+import { testWebProvider } from '../../test-support/web-provider.ts';
 import { ARTICLE, startTestSite, type TestSite } from '../../test-support/test-site.ts';
 
 describe('the web provider on a local site', () => {
   let site: TestSite;
   let origin: string;
-  let provider: DataProvider;
+  let provider: DataProvider & { close(): Promise<void> };
 
   beforeAll(async () => {
     site = await startTestSite();
     origin = site.origin;
-    provider = createWebProvider({ policy: { allowPrivateNetwork: true }, limits: { maxBytes: 1024 * 1024 } });
+    provider = testWebProvider({ policy: { allowPrivateNetwork: true }, limits: { maxBytes: 1024 * 1024 } });
   });
-  afterAll(() => site.close());
+  afterAll(async () => {
+    await site.close();
+    await provider.close();
+  });
 
   const scrape = (query: Record<string, unknown>) => provider.fetch({ operationId: 'scrapeWebPage', query, signal: new AbortController().signal });
 
@@ -118,41 +118,5 @@ describe('the web provider on a local site', () => {
     expect(failure).toBeInstanceOf(ProviderError);
     expect((failure as ProviderError).code).toBe('capability_unavailable');
     expect((failure as ProviderError).message).toContain(capability);
-  });
-});
-
-describe('the address policy', () => {
-  const closed = { allowPrivateNetwork: false };
-
-  it.each([
-    'http://127.0.0.1/', 'http://2130706433/', 'http://0177.0.0.1/', 'http://0x7f.0.0.1/', 'http://127.1/', 'http://[::1]/',
-    'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://10.0.0.8/', 'http://172.16.4.2/', 'http://192.168.1.1/',
-    'http://169.254.169.254/latest/meta-data/', 'http://100.64.0.1/', 'http://0.0.0.0/', 'http://[fd00:ec2::254]/', 'http://[fe80::1]/',
-    'http://localhost:3000/', 'http://db.internal/', 'http://printer.local/', 'http://224.0.0.1/',
-  ])('refuses %s', (url) => {
-    expect(() => checkedUrl(url, closed)).toThrow(expect.objectContaining({ code: 'url_not_allowed' }));
-  });
-
-  it.each(['file:///etc/passwd', 'ftp://example.com/', 'http://user:secret@example.com/'])('refuses %s by scheme or credentials', (url) => {
-    expect(() => checkedUrl(url, closed)).toThrow(expect.objectContaining({ code: 'url_not_allowed' }));
-  });
-
-  it('allows public addresses and names', () => {
-    expect(checkedUrl('https://example.com/a', closed).href).toBe('https://example.com/a');
-    expect(isPublicAddress('93.184.215.14')).toBe(true);
-    expect(isPublicAddress('2606:2800:21f:cb07:6820:80da:af6b:8b2c')).toBe(true);
-  });
-
-  it('refuses a name whose DNS answer is private, at connect time', async () => {
-    const provider = createWebProvider({ policy: closed, resolve: (_host, callback) => callback(null, [{ address: '10.1.2.3', family: 4 }]) });
-    await expect(provider.fetch({ operationId: 'scrapeWebPage', query: { url: 'http://intranet.example.com/' }, signal: new AbortController().signal })).rejects.toMatchObject({ code: 'url_not_allowed' });
-  });
-
-  it('refuses a redirect to a non-public address', async () => {
-    const agent = new MockAgent();
-    agent.disableNetConnect();
-    agent.get('http://public.example.com').intercept({ path: '/go' }).reply(302, '', { headers: { location: 'http://169.254.169.254/latest/meta-data/' } });
-    await expect(fetchPage('http://public.example.com/go', { agent: agent as never, policy: closed, limits: { timeoutMs: 5000, maxBytes: 1024, maxRedirects: 5 } })).rejects.toMatchObject({ code: 'url_not_allowed' });
-    await agent.close();
   });
 });

@@ -5,7 +5,7 @@
  * WHATWG URL parsing normalises decimal, octal and hexadecimal IPv4 forms before this check.
  */
 import ipaddr from 'ipaddr.js';
-import { ProviderError } from '../types.ts';
+import { ProviderError } from '../providers/types.ts';
 
 /** Whether `address` (an IP literal) is a public unicast address. */
 export function isPublicAddress(address: string): boolean {

@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { interceptors, request, type Agent, type Dispatcher } from 'undici';
-import { ProviderError } from '../types.ts';
+import { ProviderError } from '../providers/types.ts';
 import { checkedUrl, type AddressPolicy } from './address-policy.ts';
 import { NON_PUBLIC_ADDRESS } from './guarded-agent.ts';
 

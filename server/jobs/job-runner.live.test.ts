@@ -1,14 +1,16 @@
-/** Live crawl and batch-scrape jobs against a local site: scope rules, robots.txt, charges, cancel, resume. */
+/** Live crawl and batch-scrape jobs (the job runner on the web provider's pages) against a local site: scope rules, robots.txt, charges, cancel, resume. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../providers/web/fetch-page.ts';
-import { guardedAgent } from '../providers/web/guarded-agent.ts';
+import { guardedAgent } from '../outbound/guarded-agent.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 import { Webhook } from 'standardwebhooks';
 import { validatorAt, describeErrors } from '../../contract-tests/contract.ts';
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
-import { LiveJobRunner } from './live-runner.ts';
+import { ProviderRegistry } from '../providers/registry.ts';
+import { sandboxProvider } from '../providers/sandbox/index.ts';
+import { createWebProvider } from '../providers/web/index.ts';
+import { JobRunner } from './job-runner.ts';
 
 const LINKS: Record<string, string[]> = {
   '/docs/': ['/docs/a', '/docs/b', '/blog/post', 'https://other.example/x'],
@@ -24,7 +26,7 @@ describe('live jobs', () => {
   let site: Server;
   let origin: string;
   let server: TestServer;
-  let runner: LiveJobRunner;
+  let runner: JobRunner;
   const policy = { allowPrivateNetwork: true };
   let receiver: Server;
   let receiverUrl: string;
@@ -67,8 +69,8 @@ describe('live jobs', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     // Receivers check webhook-timestamp against their own clock: the server's starts at the real time.
-    server = await startTestServer({ clockStart: Date.now(), allowPrivateNetwork: true, providers: { web: { name: 'web', fetch: async () => ({}) } }, routes: { crawlWebsite: 'web', batchScrapeWebPages: 'web' } });
-    runner = new LiveJobRunner(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: DEFAULT_LIMITS });
+    server = await startTestServer({ clockStart: Date.now(), allowPrivateNetwork: true, web: {} });
+    runner = new JobRunner(server.stores, server.clock, server.providers);
   });
   afterAll(async () => {
     await server.close();
@@ -153,7 +155,7 @@ describe('live jobs', () => {
   it('stops a cancelled job, and resumes an interrupted one without fetching a stored page again', async () => {
     const { secret, id } = server.key({ credits: 100, sandbox: false });
     const job = await submit(secret, '/web/crawl', { url: `${origin}/docs/`, formats: 'links' });
-    const stopping = new LiveJobRunner(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: DEFAULT_LIMITS });
+    const stopping = new JobRunner(server.stores, server.clock, server.providers);
     const first = stopping.work(id, job.id);
     stopping.stop();
     await first;
@@ -207,7 +209,8 @@ describe('live jobs', () => {
       const submitted = await server.call(path, { method: 'POST', key: secret, body: { ...body(), webhook_url: receiverUrl } });
       expect([submitted.status, submitted.body.credits_used]).toEqual([200, 1]);
       const job = submitted.body.data.job as { id: string };
-      const quick = new LiveJobRunner(server.stores, server.clock, { agent: guardedAgent(policy), policy, limits: { ...DEFAULT_LIMITS, timeoutMs: 300 } });
+      const quickWeb = createWebProvider({ policy, agent: server.agent, pool: server.pool, limits: { timeoutMs: 300 } });
+      const quick = new JobRunner(server.stores, server.clock, new ProviderRegistry({ crawlWebsite: 'web', batchScrapeWebPages: 'web' }, { web: quickWeb }, sandboxProvider));
       await quick.work(id, job.id);
       const { job: done, pages } = (await server.call(`/web/jobs/${job.id}?limit=100`, { key: secret })).body.data;
 

@@ -46,7 +46,7 @@ describe('sandbox jobs that could store nothing', () => {
     const { secret, id } = server.key({ credits: 100 });
     const submitted = (await server.call(path, { method: 'POST', key: secret, body })).body;
     const job = submitted.data.job;
-    for (let tick = 0; tick < 5; tick++) server.runner.tick();
+    for (let tick = 0; tick < 5; tick++) await server.runner.tick();
     const done = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job;
     expect(done).toMatchObject(expected);
     expect(server.stores.ledger.balance(id)).toBe(100 - expected.credits_used);
@@ -61,14 +61,14 @@ describe('sandbox jobs that could store nothing', () => {
   it('a job whose end is processed twice (a restart replaying its last step, a second worker) is refunded once and announced once', async () => {
     const { secret, id } = server.key({ credits: 10 });
     const submitted = (await server.call('/web/crawl', { method: 'POST', key: secret, body: { url: 'https://fail-404.sandbox.test/', webhook_url: 'https://hooks.example.com/wsdq' } })).body;
-    server.runner.tick();
-    server.runner.tick();
+    await server.runner.tick();
+    await server.runner.tick();
     const visited = server.stores.jobs.get(id, submitted.data.job.id)!;
     expect(visited.job).toMatchObject({ status: 'running', pages_failed: 1 });
 
     const ending = () => endJob(server.stores, server.clock, visited, endedJob(visited.job, firstPage(server.stores, visited), visited.job.updated_at));
     expect([ending(), ending()]).toEqual([true, false]);
-    server.runner.tick();
+    await server.runner.tick();
 
     expect(server.stores.jobs.get(id, visited.job.id)!.job).toMatchObject({ status: 'failed', credits_used: 0 });
     expect(server.stores.ledger.balance(id)).toBe(10);

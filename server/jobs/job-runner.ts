@@ -1,0 +1,245 @@
+/**
+ * Runs crawl, batch-scrape and agent jobs, sandbox and live alike, on the provider the registry
+ * gives for the job's key. A crawl or batch scrape takes its pages from that provider's page
+ * source: each step takes up to `pagesPerStep` pages of the job's frontier and fetches them
+ * `fetchesAtOnce` at a time, then stores them, charges them and saves the new frontier in one
+ * transaction, so a job interrupted by a restart resumes from its last saved step, with no page
+ * charged twice and none lost. A source that runs `oneStepPerTick` (the sandbox) advances each job
+ * by one step per tick; the others run a job's steps back to back. A job cancelled mid-step starts
+ * no further fetch, and the step's pages are neither stored nor charged. Which links a crawl
+ * follows is `crawl-policy.ts`; how a job ends is `job-end.ts`.
+ */
+import { operations } from '../../generated/operations.ts';
+import type { Clock } from '../clock.ts';
+import { timestamp } from '../../lib/timestamp.ts';
+import { JOB_OPERATION, type ProviderRegistry } from '../providers/registry.ts';
+import { ProviderError, type DataProvider, type PageSource, type RobotsRules, type WebAgent } from '../providers/types.ts';
+import { inTransaction } from '../store/database.ts';
+import type { Stores } from '../store/index.ts';
+import type { Job, JobPage, StoredJob } from '../store/jobs.ts';
+import { repeat } from '../repeat.ts';
+import type { UpstreamErrorObserver } from '../operator/metrics.ts';
+import { queueJobEvent, type JobEventName } from '../webhooks/job-events.ts';
+import { crawlPolicy } from './crawl-policy.ts';
+import { endJob, endedJob, firstPage } from './job-end.ts';
+
+/** What a crawl or batch scrape has still to visit, saved with every step. */
+interface Progress {
+  frontier: { url: string; depth: number }[];
+  seen: string[];
+  /** A crawl's start may be refused by robots.txt: then the job fails with provider_policy_denied. */
+  robotsChecked: boolean;
+}
+
+type Fetched = { url: string; depth: number; page: JobPage; links: string[] };
+
+const PAGE_COST: Record<string, number> = Object.fromEntries(operations.map((row) => [row.operationId, row.creditCostPerPage]));
+
+function initialProgress(stored: StoredJob): Progress {
+  const { request, job } = stored;
+  if (job.kind === 'batch_scrape') {
+    const urls = [...new Set((request.urls as string[]).filter((url) => !job.invalid_urls.includes(url)))];
+    return { frontier: urls.map((url) => ({ url, depth: 0 })), seen: urls, robotsChecked: true };
+  }
+  return { frontier: [{ url: String(request.url), depth: 0 }], seen: [String(request.url)], robotsChecked: false };
+}
+
+export class JobRunner {
+  private readonly stores: Stores;
+  private readonly clock: Clock;
+  private readonly providers: ProviderRegistry;
+  private readonly metrics: UpstreamErrorObserver | undefined;
+  private readonly working = new Set<string>();
+  /** robots.txt per crawl, read once per run of the job rather than once per step. */
+  private readonly robotsByJob = new Map<string, Promise<RobotsRules>>();
+  private stopRepeating: (() => void) | undefined;
+  private stopping = false;
+
+  /** `metrics` counts the pages an upstream failed, under the provider's name. */
+  constructor(stores: Stores, clock: Clock, providers: ProviderRegistry, metrics?: UpstreamErrorObserver) {
+    this.stores = stores;
+    this.clock = clock;
+    this.providers = providers;
+    this.metrics = metrics;
+  }
+
+  start(tickMs: number): void {
+    this.stopRepeating = repeat(tickMs, () => this.tick());
+  }
+
+  stop(): void {
+    this.stopping = true;
+    this.stopRepeating?.();
+  }
+
+  /**
+   * Advances every active job that has no worker: one step for a job whose source runs one step
+   * per tick (resolves when those steps are done), and starts a worker that runs each other job to
+   * its end in the background (not awaited: a long crawl must not hold back the next tick's jobs).
+   */
+  async tick(): Promise<void> {
+    const active = this.stores.jobs.active();
+    const activeIds = new Set(active.map((stored) => stored.job.id));
+    for (const id of this.robotsByJob.keys()) if (!activeIds.has(id) && !this.working.has(id)) this.robotsByJob.delete(id);
+    const runs: Promise<unknown>[] = [];
+    for (const stored of active) {
+      if (this.working.has(stored.job.id)) continue;
+      const provider = this.providerOf(stored);
+      if (!provider) continue;
+      this.working.add(stored.job.id);
+      const done = () => this.working.delete(stored.job.id);
+      if (provider.pages?.oneStepPerTick ?? false) runs.push(this.step(stored, provider).finally(done));
+      else void this.work(stored.keyId, stored.job.id).finally(done);
+    }
+    await Promise.all(runs);
+  }
+
+  /** Runs one job until it ends, is cancelled, or the runner stops. Resolves when it has stopped. */
+  async work(keyId: string, jobId: string): Promise<void> {
+    try {
+      while (!this.stopping) {
+        const stored = this.stores.jobs.get(keyId, jobId);
+        if (!stored || (stored.job.status !== 'queued' && stored.job.status !== 'running')) return;
+        const provider = this.providerOf(stored);
+        if (!provider || !(await this.step(stored, provider))) return;
+      }
+    } finally {
+      this.robotsByJob.delete(jobId);
+    }
+  }
+
+  /** The provider the registry gives for the job's key and kind, when it can run the job. */
+  private providerOf(stored: StoredJob): DataProvider | undefined {
+    const provider = this.providers.providerFor(stored, JOB_OPERATION[stored.job.kind]);
+    const capable = stored.job.kind === 'agent' ? provider?.agent : provider?.pages;
+    return capable ? provider : undefined;
+  }
+
+  /** One step of a job; false when the job has ended. */
+  private async step(stored: StoredJob, provider: DataProvider): Promise<boolean> {
+    if (stored.job.kind === 'agent') return this.agentStep(stored, provider.agent!);
+    const source = provider.pages!;
+    const now = () => timestamp(this.clock.now());
+    const job = stored.job;
+    const progress = this.stores.jobs.progress<Progress>(job.id) ?? initialProgress(stored);
+    let robots: RobotsRules | undefined;
+    if (job.kind === 'crawl') {
+      if (!this.robotsByJob.has(job.id)) this.robotsByJob.set(job.id, source.robots(String(stored.request.url)));
+      robots = await this.robotsByJob.get(job.id);
+    }
+    const policy = robots ? crawlPolicy(stored.request, robots) : undefined;
+
+    if (job.status === 'queued') {
+      if (robots && robots.isAllowed(String(stored.request.url)) === false) {
+        endJob(this.stores, this.clock, stored, { ...job, status: 'failed', updated_at: now(), started_at: now(), completed_at: now(), error: { code: 'provider_policy_denied', message: 'robots.txt of the site disallows its start URL.' } });
+        return false;
+      }
+      const pagesTotal = job.kind === 'batch_scrape' ? progress.frontier.length : (source.crawlSize?.(String(stored.request.url), policy!.limit, policy!.follows) ?? null);
+      inTransaction(this.stores.database, () => {
+        this.save(stored, { ...job, status: 'running', updated_at: now(), started_at: now(), pages_total: pagesTotal }, 'started');
+        this.stores.jobs.saveProgress(job.id, progress);
+      });
+      return true;
+    }
+
+    const done = job.pages_completed + job.pages_failed;
+    const limit = policy?.limit ?? Infinity;
+    const batch = progress.frontier.slice(0, Math.max(0, Math.min(source.pagesPerStep, limit - done)));
+    if (batch.length === 0) {
+      endJob(this.stores, this.clock, stored, endedJob(job, firstPage(this.stores, stored), now()));
+      return false;
+    }
+    const fetched = await this.fetchBatch(stored, provider.name, source, batch);
+    if (fetched === undefined) return true;
+
+    return inTransaction(this.stores.database, () => {
+      const current = this.stores.jobs.get(stored.keyId, job.id);
+      if (!current || current.job.status !== 'running') return false;
+      let record: Job = { ...current.job, updated_at: now() };
+      const operationId = JOB_OPERATION[job.kind];
+      const cost = PAGE_COST[operationId] ?? 0;
+      const frontier = progress.frontier.slice(batch.length);
+      const seen = new Set(progress.seen);
+      let seq = done;
+      for (const result of fetched) {
+        if (result.page.document) {
+          const charge = this.stores.ledger.charge(stored.keyId, cost, { jobId: job.id, operationId }, new Date(this.clock.now()));
+          if (!charge.ok) {
+            endJob(this.stores, this.clock, stored, { ...record, status: 'failed', completed_at: now(), error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page (${cost} credit${cost === 1 ? '' : 's'}); the pages stored so far are kept.` } });
+            return false;
+          }
+          record = { ...record, pages_completed: record.pages_completed + 1, credits_used: record.credits_used + cost };
+        } else {
+          record = { ...record, pages_failed: record.pages_failed + 1 };
+        }
+        this.stores.jobs.addPage(job.id, ++seq, result.page);
+        queueJobEvent(this.stores, this.clock, stored.keyId, record, 'page', result.page);
+        for (const link of policy ? result.links : []) {
+          if (seen.has(link) || !policy!.follows(link, result.depth)) continue;
+          seen.add(link);
+          frontier.push({ url: link, depth: result.depth + 1 });
+        }
+      }
+      this.stores.jobs.save(record);
+      this.stores.jobs.saveProgress(job.id, { ...progress, frontier, seen: [...seen] });
+      return true;
+    });
+  }
+
+  /** An agent job: started in one step, answered (or failed with the upstream's error) in the next. */
+  private async agentStep(stored: StoredJob, agent: WebAgent): Promise<boolean> {
+    const now = timestamp(this.clock.now());
+    const job: Job = { ...stored.job, updated_at: now };
+    if (job.status === 'queued') {
+      inTransaction(this.stores.database, () => this.save(stored, { ...job, status: 'running', started_at: now, pages_total: 0 }, 'started'));
+      return true;
+    }
+    const { request } = stored;
+    try {
+      const answer = await agent.answer({ url: String(request.url), prompt: String(request.prompt), model: String(request.model ?? 'spark-1-mini') });
+      endJob(this.stores, this.clock, stored, { ...job, status: 'completed', completed_at: now, answer });
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      endJob(this.stores, this.clock, stored, { ...job, status: 'failed', completed_at: now, error: { code: error.code, message: error.message } });
+    }
+    return false;
+  }
+
+  private async fetchOne(stored: StoredJob, providerName: string, source: PageSource, url: string, depth: number): Promise<Fetched> {
+    const formats = String(stored.request.formats ?? 'markdown,metadata').split(',');
+    const completedAt = timestamp(this.clock.now());
+    try {
+      const page = await source.page(url, { formats, onlyMainContent: stored.request.only_main_content !== false });
+      return { url, depth, page: { url: page.url, document: page.document, error: null, completed_at: completedAt }, links: page.links };
+    } catch (error) {
+      const failure = error instanceof ProviderError ? error : new ProviderError('upstream_failed', (error as Error).message);
+      this.metrics?.upstreamFailed(providerName, failure.code);
+      return { url, depth, page: { url, document: null, error: { code: failure.code, message: failure.message }, completed_at: completedAt }, links: [] };
+    }
+  }
+
+  /**
+   * The batch's pages, `fetchesAtOnce` at a time, in frontier order; undefined when the job stopped
+   * running (cancelled, or the runner stopping) before the batch was done.
+   */
+  private async fetchBatch(stored: StoredJob, providerName: string, source: PageSource, batch: Progress['frontier']): Promise<Fetched[] | undefined> {
+    const fetched: Fetched[] = [];
+    let next = 0;
+    let finished = 0;
+    const stillRunning = () => !this.stopping && this.stores.jobs.status(stored.job.id) === 'running';
+    await Promise.all(Array.from({ length: Math.min(source.fetchesAtOnce, batch.length) }, async () => {
+      while (next < batch.length && stillRunning()) {
+        const index = next++;
+        fetched[index] = await this.fetchOne(stored, providerName, source, batch[index]!.url, batch[index]!.depth);
+        finished++;
+      }
+    }));
+    return finished === batch.length ? fetched : undefined;
+  }
+
+  /** Saves the job and queues the webhook event it announces (call inside a transaction). */
+  private save(stored: StoredJob, job: Job, event: JobEventName): void {
+    this.stores.jobs.save(job);
+    queueJobEvent(this.stores, this.clock, stored.keyId, job, event);
+  }
+}
