@@ -123,3 +123,25 @@ function newestFirst(a: SearchResult, b: SearchResult): number {
   if (b.published_at === null) return -1;
   return a.published_at < b.published_at ? 1 : -1;
 }
+
+/** One page of an upstream's results for one source, and whether it says there are more. */
+export interface FoundPage {
+  found: FoundResult[];
+  more: boolean;
+}
+
+/**
+ * The kept results of one source, asking page after page (`page(0)`, `page(1)`, …, at most
+ * `maxPages`) while the filters leave fewer than `limit` and the upstream has more.
+ */
+export async function collectPages(page: (index: number) => Promise<FoundPage>, source: SearchSource, request: SearchRequest, now: number, maxPages: number): Promise<SearchResult[]> {
+  const found: FoundResult[] = [];
+  let kept: SearchResult[] = [];
+  for (let index = 0; index < maxPages; index++) {
+    const next = await page(index);
+    found.push(...next.found);
+    kept = keptResults(found, source, request, now);
+    if (!next.more || next.found.length === 0 || kept.length >= request.limit) break;
+  }
+  return kept;
+}

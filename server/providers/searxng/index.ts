@@ -2,18 +2,15 @@
  * `web/search` on a SearXNG instance: `GET {SEARXNG_URL}/search?q=…&format=json`, one search per
  * source (web, news, images), more pages while the kept results are fewer than `limit`.
  */
-import type { components } from '../../../generated/types.ts';
 import { UpstreamClient } from '../../upstream/upstream-client.ts';
 import { upstreamFailure } from '../../upstream/upstream-failure.ts';
 import { queryWithSites, searchRequest, type SearchRequest, type SearchSource } from '../search/search-request.ts';
-import { keptResults, withContent, type FoundResult } from '../search/search-results.ts';
+import { collectPages, withContent, type FoundResult } from '../search/search-results.ts';
 import { assertSearchCall, type SearchProviderDeps } from '../search/search-provider.ts';
 import type { DataProvider, ProviderCall } from '../types.ts';
 import type { SearxngConfig } from './config.ts';
 
 export { searxngConfig, type SearxngConfig } from './config.ts';
-
-type SearchResult = components['schemas']['SearchResult'];
 
 export const SEARXNG_NAME = 'SearXNG';
 const DEFAULT_LIMITS = { timeoutMs: 15_000, maxResponseBytes: 5 * 1024 * 1024, maxInFlight: 4 };
@@ -69,24 +66,16 @@ export function createSearxngProvider(config: SearxngConfig, deps: SearchProvide
     return body.results;
   }
 
-  async function searchSource(request: SearchRequest, source: SearchSource, signal: AbortSignal): Promise<SearchResult[]> {
-    const found: FoundResult[] = [];
-    let kept: SearchResult[] = [];
-    for (let pageno = 1; pageno <= MAX_PAGES; pageno++) {
-      const results = await page(request, source, pageno, signal);
-      found.push(...results.map(foundResult));
-      kept = keptResults(found, source, request, (deps.now ?? Date.now)());
-      if (results.length === 0 || kept.length >= request.limit) break;
-    }
-    return kept;
-  }
-
   return {
     name: 'searxng',
     async fetch(call: ProviderCall): Promise<Record<string, unknown>> {
       assertSearchCall('searxng', call);
       const request = searchRequest(call.query);
-      const bySource = await Promise.all(request.sources.map((source) => searchSource(request, source, call.signal)));
+      const now = (deps.now ?? Date.now)();
+      const bySource = await Promise.all(request.sources.map((source) => collectPages(
+        async (index) => ({ found: (await page(request, source, index + 1, call.signal)).map(foundResult), more: true }),
+        source, request, now, MAX_PAGES,
+      )));
       return { query: request.query, results: await withContent(bySource.flat(), request, deps.readPage, call.signal) };
     },
   };
