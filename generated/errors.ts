@@ -32,6 +32,7 @@ export const errorCatalog: { readonly [code in ErrorCode]: { readonly status: nu
   internal_error: { status: 500, type: 'api_error' },
   upstream_failed: { status: 502, type: 'upstream_error' },
   provider_unavailable: { status: 503, type: 'unavailable_error' },
+  upstream_rate_limited: { status: 503, type: 'unavailable_error' },
   capability_unavailable: { status: 503, type: 'unavailable_error' },
   service_unavailable: { status: 503, type: 'unavailable_error' },
   upstream_timeout: { status: 504, type: 'upstream_error' },

@@ -724,13 +724,14 @@ export interface components {
          *     | `rate_limited` | 429 | rate_limit_error | the key made more requests than its policy allows |
          *     | `internal_error` | 500 | api_error | the service failed while processing the request |
          *     | `upstream_failed` | 502 | upstream_error | the upstream provider answered with a failure or with data that could not be read |
-         *     | `provider_unavailable` | 503 | unavailable_error | no provider is configured or reachable for this operation |
+         *     | `provider_unavailable` | 503 | unavailable_error | no provider is configured or reachable for this operation: none is configured, its upstream cannot be reached (connection refused, host name not resolved), or it refuses the operator's credential (401/403) |
+         *     | `upstream_rate_limited` | 503 | unavailable_error | the upstream provider throttles this service (429) or its quota is exhausted (402); `Retry-After` carries the upstream's own reset time when it gives one |
          *     | `capability_unavailable` | 503 | unavailable_error | an option needs a capability this deployment lacks (for example a browser for `wait_for`); the message names it |
          *     | `service_unavailable` | 503 | unavailable_error | the service is starting, shutting down or its store is unavailable |
          *     | `upstream_timeout` | 504 | upstream_error | the upstream provider did not answer in time |
          * @enum {string}
          */
-        ErrorCode: "upstream_rejected" | "api_key_missing" | "api_key_invalid" | "api_key_expired" | "api_key_revoked" | "insufficient_credits" | "scope_denied" | "provider_policy_denied" | "endpoint_not_found" | "resource_not_found" | "upstream_not_found" | "method_not_allowed" | "idempotency_key_reused" | "idempotency_request_in_progress" | "invalid_parameters" | "invalid_json_body" | "unsupported_media_type" | "body_too_large" | "request_too_large" | "malformed_request" | "url_not_allowed" | "rate_limited" | "internal_error" | "upstream_failed" | "provider_unavailable" | "capability_unavailable" | "service_unavailable" | "upstream_timeout";
+        ErrorCode: "upstream_rejected" | "api_key_missing" | "api_key_invalid" | "api_key_expired" | "api_key_revoked" | "insufficient_credits" | "scope_denied" | "provider_policy_denied" | "endpoint_not_found" | "resource_not_found" | "upstream_not_found" | "method_not_allowed" | "idempotency_key_reused" | "idempotency_request_in_progress" | "invalid_parameters" | "invalid_json_body" | "unsupported_media_type" | "body_too_large" | "request_too_large" | "malformed_request" | "url_not_allowed" | "rate_limited" | "internal_error" | "upstream_failed" | "provider_unavailable" | "upstream_rate_limited" | "capability_unavailable" | "service_unavailable" | "upstream_timeout";
         /**
          * @description The family of an error, for callers that handle families rather than single codes.
          *
@@ -2214,13 +2215,14 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The operation's provider is not configured or not reachable, an option needs a capability this deployment lacks, or the service is unavailable. No credits are used. */
+        /** @description The operation's provider is not configured or not reachable, the upstream provider throttles this service, an option needs a capability this deployment lacks, or the service is unavailable. No credits are used. */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                "Retry-After": components["headers"]["UpstreamRetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2287,6 +2289,8 @@ export interface components {
         RateLimit: string;
         /** @description IETF RateLimit-Policy field: the quota `q` of requests a key may make in a window of `w` seconds. The default policy is 120 requests per 60 seconds per API key, configurable by the operator of the service. */
         RateLimitPolicy: string;
+        /** @description With `upstream_rate_limited` only, and only when the upstream provider says when its limit resets (its `Retry-After`, or its rate-limit reset headers): seconds to wait before retrying (RFC 9110 delay-seconds, rounded up, at least 1). Absent otherwise: the service does not invent a time. */
+        UpstreamRetryAfter: number;
     };
     pathItems: never;
 }

@@ -135,6 +135,45 @@ export function upstreamTimeout(operation: OperationRow, timeoutMs: number): str
   return `The upstream of ${operationName(operation)} did not answer within the timeout of ${timeoutMs} ms.`;
 }
 
+/**
+ * Messages for an operator-configured upstream (`server/upstream/`), each naming the provider
+ * (`SearXNG`, `Brave Search`) and never its address or credential.
+ */
+export function upstreamRejectedRequest(provider: string, status: number): string {
+  return `${provider} rejected the request (it answered ${status}).`;
+}
+
+export function upstreamSaysNotFound(provider: string, status: number | null): string {
+  return status === null ? `${provider} found nothing by that name.` : `${provider} answered ${status}: not found.`;
+}
+
+/** `retryAfterSeconds` only when the upstream said when its limit resets. */
+export function upstreamRateLimited(provider: string, status: number, retryAfterSeconds: number | undefined): string {
+  const when = retryAfterSeconds === undefined ? 'retry later' : `retry in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}`;
+  return `${provider} throttles this service (it answered ${status}); ${when}. No credits were used.`;
+}
+
+export function upstreamCredentialRefused(provider: string, status: number): string {
+  return `${provider} refuses this service's credential (it answered ${status}); no provider is available until the operator fixes it. No credits were used.`;
+}
+
+export function upstreamUnreachable(provider: string): string {
+  return `${provider} cannot be reached; no provider is available until the operator fixes it. No credits were used.`;
+}
+
+/** `what` is what was wrong with the answer: `500`, `HTML instead of JSON`, `a body that is not JSON`. */
+export function upstreamFailedAnswer(provider: string, what: string): string {
+  return `${provider} answered ${what}.`;
+}
+
+export function upstreamTooLarge(provider: string, maxBytes: number): string {
+  return `${provider} answered more than ${maxBytes} bytes.`;
+}
+
+export function upstreamTookTooLong(provider: string, timeoutMs: number): string {
+  return `${provider} did not answer within ${timeoutMs} ms.`;
+}
+
 /** A language model (the `openai` adapter's upstream) that refused to answer; 502 `upstream_failed`, as every `model…` message. */
 export function modelRefused(refusal: string): string {
   return `The language model refused to answer: ${quoteBounded(refusal)}.`;

@@ -127,6 +127,13 @@ describe('the mock server', () => {
     expect([answer.headers.get('retry-after'), answer.headers.get('ratelimit'), answer.headers.get('ratelimit-policy')]).toEqual(['12', '"per-key";r=0;t=12', '"per-key";q=120;w=60']);
   });
 
+  it('answers a selected upstream_rate_limited 503 with a Retry-After its message agrees with', async () => {
+    const answer = await fetch(`${origin}/v1/web/search?query=planner`, { headers: { ...KEY, Prefer: 'code=503, example=upstream_rate_limited' } });
+    expect(answer.status).toBe(503);
+    expect((await answer.json()).error).toMatchObject({ code: 'upstream_rate_limited', message: 'The upstream of web/search throttles this service (it answered 429); retry in 30 seconds. No credits were used.' });
+    expect(answer.headers.get('retry-after')).toBe('30');
+  });
+
   // Before: "Response for contentType: application/json and exampleKey: nope does not exist.." (two periods, no names).
   it('refuses an example name the operation does not have by listing the names it has, with one period', async () => {
     const answer = await fetch(`${origin}/v1/web/scrape?url=https://example.com`, { headers: { ...KEY, Prefer: 'example=nope' } });
@@ -139,7 +146,7 @@ describe('the mock server', () => {
       'Invalid parameters: Prefer example=capability_unavailable cannot be met: scrapeWebPage has no example named "capability_unavailable" for status 200; its examples are article, links_and_html; "capability_unavailable" is an example of status 503: send code=503 with it.',
     );
     const withCode = await fetch(`${origin}/v1/web/scrape?url=https://example.com`, { headers: { ...KEY, Prefer: 'code=503, example=nope' } });
-    expect([withCode.status, (await withCode.json()).error.message]).toEqual([422, expect.stringContaining('for status 503; its examples are provider_unavailable, capability_unavailable, service_unavailable')]);
+    expect([withCode.status, (await withCode.json()).error.message]).toEqual([422, expect.stringContaining('for status 503; its examples are provider_unavailable, upstream_rate_limited, capability_unavailable, service_unavailable')]);
   });
 
   // Before: "Requested status code 418 is not defined in the document.." (two periods, no statuses).

@@ -14,6 +14,8 @@ import { declaredAnswers, declaredParameters, requiredBodyFields } from './decla
 /** The default rate-limit policy the contract describes, and the wait its example answers. */
 const RATE_LIMIT_POLICY = { requests: 120, windowSeconds: 60 };
 const RETRY_AFTER_SECONDS = 12;
+/** What an illustrative throttled upstream says about its reset. */
+const UPSTREAM_RETRY_AFTER_SECONDS = 30;
 const ILLUSTRATIVE_IDEMPOTENCY_KEY = 'order-4711';
 const ILLUSTRATIVE_HOST = '127.0.0.1';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -109,6 +111,7 @@ function message(code: ErrorCode, request: SelectedErrorRequest, balance: number
     case 'upstream_failed': return messages.upstreamAnswered(operation, '503 Service Unavailable');
     case 'upstream_timeout': return messages.upstreamTimeout(operation, timeoutMs(request));
     case 'provider_unavailable': return messages.providerUnavailable(operation);
+    case 'upstream_rate_limited': return messages.upstreamRateLimited(`The upstream of ${messages.operationName(operation)}`, 429, UPSTREAM_RETRY_AFTER_SECONDS);
     case 'capability_unavailable':
       return messages.capabilityUnavailable(operation.queryParameters.includes('wait_for')
         ? 'wait_for needs a headless browser, and none is configured (CHROMIUM_PATH)'
@@ -134,6 +137,6 @@ export function selectedError(status: number, prismCode: ErrorCode, exampleNamed
   const creditsRemaining = status === 401 ? null : code === 'insufficient_credits' ? Math.max(0, request.operation.creditCost - 1) : request.balance;
   const headers: Record<string, string> = code === 'rate_limited'
     ? { 'Retry-After': String(RETRY_AFTER_SECONDS), RateLimit: `"per-key";r=0;t=${RETRY_AFTER_SECONDS}`, 'RateLimit-Policy': `"per-key";q=${RATE_LIMIT_POLICY.requests};w=${RATE_LIMIT_POLICY.windowSeconds}` }
-    : {};
+    : code === 'upstream_rate_limited' ? { 'Retry-After': String(UPSTREAM_RETRY_AFTER_SECONDS) } : {};
   return { code, message: message(code, request, creditsRemaining ?? 0), creditsRemaining, headers };
 }

@@ -23,7 +23,7 @@ export function providerOperation(operationId: DataOperationId): OperationHandle
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
         context.deps.metrics.upstreamFailed(provider.name, error.code);
-        throw new ServiceError(error.code, error.message);
+        throw new ServiceError(error.code, error.message, error.headers);
       }
     },
   };

@@ -25,12 +25,14 @@ export interface DataProvider {
   fetch(call: ProviderCall): Promise<Record<string, unknown>>;
 }
 
-/** A failure of the upstream, with the contract's error code for it. */
+/** A failure of the upstream, with the contract's error code for it and the headers its answer carries (`Retry-After`). */
 export class ProviderError extends Error {
   readonly code: ErrorCode;
+  readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string) {
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
     super(message);
     this.code = code;
+    this.headers = headers;
   }
 }
