@@ -22,12 +22,12 @@ describe('openaiConfig', () => {
     { name: 'a base URL without OPENAI_MODEL names OPENAI_MODEL', env: { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1' }, message: /^OPENAI_MODEL must name the model to call/ },
     { name: 'a key without OPENAI_MODEL names OPENAI_MODEL', env: { OPENAI_API_KEY: KEY }, message: /^OPENAI_MODEL must name/ },
     { name: 'OPENAI_MODEL alone names OPENAI_BASE_URL', env: { OPENAI_MODEL: 'gpt-4o-mini' }, message: /^OPENAI_BASE_URL must be set to use OPENAI_MODEL/ },
-    { name: 'a base URL that is not a URL', env: { OPENAI_BASE_URL: '127.0.0.1:8000', OPENAI_MODEL: 'm' }, message: /^OPENAI_BASE_URL must be the http or https base URL .*, got "127\.0\.0\.1:8000"$/ },
-    { name: 'a base URL that is not http', env: { OPENAI_BASE_URL: 'ftp://models.example/v1', OPENAI_MODEL: 'm' }, message: /^OPENAI_BASE_URL must be the http or https base URL/ },
-    { name: 'a base URL ending in /chat/completions', env: { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1/chat/completions', OPENAI_MODEL: 'm' }, message: /the part before \/chat\/completions/ },
-    { name: 'a base URL with a query', env: { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1?x=1', OPENAI_MODEL: 'm' }, message: /^OPENAI_BASE_URL must be the http or https base URL/ },
-    { name: 'a base URL with a password, not echoed', env: { OPENAI_BASE_URL: 'http://user:s3cret@127.0.0.1:8000/v1', OPENAI_MODEL: 'm' }, message: /^OPENAI_BASE_URL must not carry a user name or password: give the key in OPENAI_API_KEY$/ },
-    { name: 'a key with a line break, not echoed', env: { OPENAI_API_KEY: `${KEY}\n`, OPENAI_MODEL: 'm' }, message: /^OPENAI_API_KEY must be printable ASCII without spaces or line breaks/ },
+    { name: 'a base URL that is not a URL', env: { OPENAI_BASE_URL: '127.0.0.1:8000', OPENAI_MODEL: 'm' }, message: /^OPENAI_BASE_URL must be an http\(s\) URL without query or fragment/ },
+    { name: 'a base URL that is not http', env: { OPENAI_BASE_URL: 'ftp://models.example/v1', OPENAI_MODEL: 'm' }, message: /^OPENAI_BASE_URL must be an http\(s\) URL/ },
+    { name: 'a base URL with a query', env: { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1?x=1', OPENAI_MODEL: 'm' }, message: /^OPENAI_BASE_URL must be an http\(s\) URL without query or fragment/ },
+    { name: 'a bad base URL with a password, the password hidden', env: { OPENAI_BASE_URL: 'ftp://user:s3cret@127.0.0.1:8000/v1', OPENAI_MODEL: 'm' }, message: /user:\*\*\*@/ },
+    { name: 'a base URL ending in /chat/completions', env: { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1/chat/completions', OPENAI_MODEL: 'm' }, message: /^OPENAI_BASE_URL must be the base URL, the part before \/chat\/completions/ },
+    { name: 'a key with a space in it, not echoed', env: { OPENAI_API_KEY: `${KEY} ${KEY}`, OPENAI_MODEL: 'm' }, message: /^OPENAI_API_KEY must be one API key without spaces or line breaks$/ },
   ];
   for (const { name, env, message } of invalid) {
     it(`${name}: ConfigError`, () => {

@@ -3,6 +3,7 @@
  * llama.cpp's server, Ollama or any server answering `POST /chat/completions` under a `/v1` base URL.
  */
 import { ConfigError } from '../../config.ts';
+import { upstreamKey, upstreamUrl } from '../../upstream/upstream-config.ts';
 
 export interface OpenAiConfig {
   /** Without a trailing slash: `https://api.openai.com/v1`, `http://127.0.0.1:8000/v1`. */
@@ -16,27 +17,18 @@ export interface OpenAiConfig {
 /** OpenAI's own API, the base URL when only `OPENAI_API_KEY` is given. */
 export const OPENAI_API_BASE_URL = 'https://api.openai.com/v1';
 
-function baseUrl(text: string): string {
-  const url = URL.canParse(text) ? new URL(text) : null;
-  // A URL carrying a user name or password is refused without echoing it.
-  if (url && (url.username || url.password)) throw new ConfigError('OPENAI_BASE_URL must not carry a user name or password: give the key in OPENAI_API_KEY');
-  if (!url || !/^https?:$/.test(url.protocol) || /[?#]/.test(text) || /\/chat\/completions\/?$/.test(url.pathname)) {
-    throw new ConfigError(`OPENAI_BASE_URL must be the http or https base URL of an OpenAI-compatible API, the part before /chat/completions, such as ${OPENAI_API_BASE_URL} or http://127.0.0.1:8000/v1, got "${text}"`);
-  }
-  return url.href.replace(/\/+$/, '');
-}
-
 /** `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `OPENAI_MODEL`; null when none is set; a ConfigError naming the variable when one is bad. */
 export function openaiConfig(env: NodeJS.ProcessEnv): OpenAiConfig | null {
-  const baseUrlText = env.OPENAI_BASE_URL || undefined;
-  const apiKey = env.OPENAI_API_KEY || undefined;
+  const apiKey = upstreamKey(env, 'OPENAI_API_KEY');
+  const baseUrl = upstreamUrl(env, 'OPENAI_BASE_URL', apiKey === undefined ? undefined : OPENAI_API_BASE_URL);
   const model = env.OPENAI_MODEL?.trim() || undefined;
-  if (baseUrlText === undefined && apiKey === undefined && model === undefined) return null;
-  // The key is never echoed: only what is wrong with it.
-  if (apiKey !== undefined && /[\s\u0000-\u001f\u007f-\uffff]/.test(apiKey)) throw new ConfigError('OPENAI_API_KEY must be printable ASCII without spaces or line breaks (it is sent as a Bearer token)');
-  if (baseUrlText === undefined && apiKey === undefined) {
+  if (baseUrl === undefined && model === undefined) return null;
+  if (baseUrl === undefined) {
     throw new ConfigError(`OPENAI_BASE_URL must be set to use OPENAI_MODEL: the base URL of an OpenAI-compatible server such as http://127.0.0.1:8000/v1, or set OPENAI_API_KEY to call ${OPENAI_API_BASE_URL}`);
   }
+  if (/\/chat\/completions$/.test(new URL(baseUrl).pathname)) {
+    throw new ConfigError(`OPENAI_BASE_URL must be the base URL, the part before /chat/completions, such as ${OPENAI_API_BASE_URL} or http://127.0.0.1:8000/v1`);
+  }
   if (model === undefined) throw new ConfigError('OPENAI_MODEL must name the model to call, such as gpt-4o-mini or the model a vLLM, llama.cpp or Ollama server serves');
-  return { baseUrl: baseUrlText === undefined ? OPENAI_API_BASE_URL : baseUrl(baseUrlText), apiKey: apiKey ?? null, model };
+  return { baseUrl, apiKey: apiKey ?? null, model };
 }
