@@ -178,6 +178,16 @@ describe('web/extract on an OpenAI-compatible model server', () => {
     expect(server.requests).toEqual([]);
   });
 
+  it('a model server that cannot be reached: 503 provider_unavailable, logged for the operator', async () => {
+    const gone = await startFakeUpstream();
+    await gone.close();
+    const unreachable = harness(gone);
+    const error = await failureOf(extract(unreachable.provider, { prompt: 'a?' }));
+    await unreachable.close();
+    expect([error.code, error.message]).toEqual(['provider_unavailable', 'The language model server cannot be reached; no provider is available until the operator fixes it. No credits were used.']);
+    expect(unreachable.logs()).toMatch(/"level":50.*cannot be reached/);
+  });
+
   const failures: { name: string; reply: FakeAnswer; code: string; message: RegExp; headers?: Record<string, string>; logged?: RegExp }[] = [
     { name: 'empty content', reply: json(200, completion({ content: '' })), code: 'upstream_failed', message: /^The language model answered with no content\.$/ },
     { name: 'a refusal (the documented refusal example)', reply: json(200, fixture('refusal.json')), code: 'upstream_failed', message: /^The language model refused to answer: "I'm sorry, I cannot assist with that request\."\.$/ },
