@@ -174,6 +174,24 @@ export function upstreamTookTooLong(provider: string, timeoutMs: number): string
   return `${provider} did not answer within ${timeoutMs} ms.`;
 }
 
+/** `web/extract` given both or neither of `schema` and `prompt`; 422 `invalid_parameters`, as the next three. */
+export function extractNeedsSchemaOrPrompt(): string {
+  return 'Give exactly one of `schema` and `prompt`.';
+}
+
+export function extractSchemaNotJson(): string {
+  return '`schema` is not valid JSON.';
+}
+
+export function extractSchemaRootNotObject(): string {
+  return 'The root of `schema` must be `"type": "object"`.';
+}
+
+/** `detail` is the schema compiler's reason (`data/properties/a/type must be equal to one of the allowed values`). */
+export function extractSchemaNotJsonSchema(detail: string): string {
+  return `\`schema\` is not a JSON Schema (draft 2020-12): ${detail.replace(/\.$/, '')}.`;
+}
+
 /** A language model (the `openai` adapter's upstream) that refused to answer; 502 `upstream_failed`, as every `model…` message. */
 export function modelRefused(refusal: string): string {
   return `The language model refused to answer: ${quoteBounded(refusal)}.`;

@@ -4,7 +4,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { modelAnswerMismatch } from '../../../lib/error-messages.ts';
+import { extractSchemaNotJson, extractSchemaNotJsonSchema, extractSchemaRootNotObject, modelAnswerMismatch } from '../../../lib/error-messages.ts';
 import { ProviderError } from '../types.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -30,15 +30,15 @@ export function callerSchema(text: string): AnswerSchema {
   try {
     schema = JSON.parse(text);
   } catch {
-    throw new ProviderError('invalid_parameters', '`schema` is not valid JSON.');
+    throw new ProviderError('invalid_parameters', extractSchemaNotJson());
   }
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || (schema as { type?: unknown }).type !== 'object') {
-    throw new ProviderError('invalid_parameters', 'The root of `schema` must be `"type": "object"`.');
+    throw new ProviderError('invalid_parameters', extractSchemaRootNotObject());
   }
   try {
     return { schema: schema as Record<string, unknown>, validate: newAjv().compile(schema) };
   } catch (error) {
-    throw new ProviderError('invalid_parameters', `\`schema\` is not a JSON Schema (draft 2020-12): ${(error as Error).message.replace(/\.$/, '')}.`);
+    throw new ProviderError('invalid_parameters', extractSchemaNotJsonSchema((error as Error).message));
   }
 }
 

@@ -4,6 +4,7 @@
  * the caller's `schema` (Structured Outputs) or `prompt` (JSON mode), and the answer checked.
  */
 import type { components } from '../../../generated/types.ts';
+import { extractNeedsSchemaOrPrompt } from '../../../lib/error-messages.ts';
 import { ProviderError, type DataProvider, type ProviderCall } from '../types.ts';
 import { callerSchema, type AnswerSchema } from './answer-schema.ts';
 import type { ChatMessage } from './chat-completion.ts';
@@ -30,7 +31,7 @@ interface ExtractRequest {
 function extractRequest(query: Record<string, unknown>): ExtractRequest {
   const schemaText = typeof query.schema === 'string' ? query.schema : undefined;
   const prompt = typeof query.prompt === 'string' ? query.prompt : undefined;
-  if ((schemaText === undefined) === (prompt === undefined)) throw new ProviderError('invalid_parameters', 'Give exactly one of `schema` and `prompt`.');
+  if ((schemaText === undefined) === (prompt === undefined)) throw new ProviderError('invalid_parameters', extractNeedsSchemaOrPrompt());
   return { url: String(query.url), schemaText, prompt };
 }
 
