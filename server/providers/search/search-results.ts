@@ -15,6 +15,8 @@ export interface FoundResult {
   description: unknown;
   publishedAt: unknown;
   imageUrl: unknown;
+  /** The kind the upstream itself gives the result (`github`, `research`, `pdf`), trusted over the host rules. */
+  category?: unknown;
 }
 
 /** Reads a result page as `web/scrape` does, under the address policy; null markdown when it cannot. */
@@ -47,7 +49,7 @@ export function keptResults(found: readonly FoundResult[], source: SearchSource,
       image_url: source === 'images' ? httpUrl(item.imageUrl) : null,
       markdown: null,
     };
-    if (!ofCategories(result.url, request.categories) || !withinTimeRange(result.published_at, request.timeRange, now)) continue;
+    if (!ofCategories(result.url, item.category, request.categories) || !withinTimeRange(result.published_at, request.timeRange, now)) continue;
     seen.add(url);
     results.push(result);
   }
@@ -101,8 +103,9 @@ function allowedHost(host: string, request: SearchRequest): boolean {
   return !request.excludeDomains.some((domain) => onHost(lower, domain));
 }
 
-function ofCategories(url: string, categories: readonly SearchCategory[]): boolean {
+function ofCategories(url: string, upstreamCategory: unknown, categories: readonly SearchCategory[]): boolean {
   if (categories.length === 0) return true;
+  if (categories.includes(upstreamCategory as SearchCategory)) return true;
   const { hostname, pathname } = new URL(url);
   return categories.some((category) => {
     if (category === 'github') return onHost(hostname, 'github.com');
