@@ -173,3 +173,68 @@ export function upstreamTooLarge(provider: string, maxBytes: number): string {
 export function upstreamTookTooLong(provider: string, timeoutMs: number): string {
   return `${provider} did not answer within ${timeoutMs} ms.`;
 }
+
+/** `web/extract` given both or neither of `schema` and `prompt`; 422 `invalid_parameters`, as the next three. */
+export function extractNeedsSchemaOrPrompt(): string {
+  return 'Give exactly one of `schema` and `prompt`.';
+}
+
+export function extractSchemaNotJson(): string {
+  return '`schema` is not valid JSON.';
+}
+
+export function extractSchemaRootNotObject(): string {
+  return 'The root of `schema` must be `"type": "object"`.';
+}
+
+/** `detail` is the schema compiler's reason (`data/properties/a/type must be equal to one of the allowed values`). */
+export function extractSchemaNotJsonSchema(detail: string): string {
+  return `\`schema\` is not a JSON Schema (draft 2020-12): ${detail.replace(/\.$/, '')}.`;
+}
+
+/** A language model (the `openai` adapter's upstream) that refused to answer; 502 `upstream_failed`, as every `model…` message. */
+export function modelRefused(refusal: string): string {
+  return `The language model refused to answer: ${quoteBounded(refusal)}.`;
+}
+
+export function modelAnswerTruncated(): string {
+  return 'The language model\'s answer was cut off at its output limit (finish_reason "length") before the JSON was complete.';
+}
+
+export function modelAnswerFiltered(): string {
+  return 'The language model\'s answer was withheld by its content filter (finish_reason "content_filter").';
+}
+
+export function modelAnswerEmpty(): string {
+  return 'The language model answered with no content.';
+}
+
+export function modelAnswerNotJson(detail: string): string {
+  return `The language model's answer is not JSON: ${detail.replace(/\.$/, '')}.`;
+}
+
+/** `kind` names what came instead: `an array`, `a string`, `null`. */
+export function modelAnswerNotObject(kind: string): string {
+  return `The language model's answer is ${kind}, not a JSON object.`;
+}
+
+/** The first five problems Ajv found (`/plans/0/price_usd must be number,null`), and how many more. */
+export function modelAnswerMismatch(problems: readonly string[]): string {
+  const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
+  return `The language model's answer does not match the schema: ${problems.slice(0, 5).join('; ')}${more}.`;
+}
+
+/** A 2xx answer of the model server that lacks `choices[0].message`. */
+export function modelAnswerNotCompletion(detail: string): string {
+  return `The language model server's answer is not a chat completion: ${detail}.`;
+}
+
+/** The model server answered 404 to the configured model: the operator's configuration, logged for them; 503 `provider_unavailable`. */
+export function modelNotServed(): string {
+  return 'The language model server does not serve the configured model (it answered 404); no provider is available until the operator fixes it. No credits were used.';
+}
+
+function quoteBounded(text: string, limit = 300): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(oneLine.length > limit ? `${oneLine.slice(0, limit)}…` : oneLine);
+}

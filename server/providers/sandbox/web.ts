@@ -1,5 +1,6 @@
 /** The sandbox's web operations: scrape, search, map and extract, made up from the request alone. */
 import type { components } from '../../../generated/types.ts';
+import { extractNeedsSchemaOrPrompt, extractSchemaNotJson, extractSchemaRootNotObject } from '../../../lib/error-messages.ts';
 import { ProviderError } from '../types.ts';
 import { sampleFromSchema } from './json-schema-sample.ts';
 import { failOnMagicId, failOnMagicUrl } from './magic-failures.ts';
@@ -122,7 +123,7 @@ export function sandboxExtract(query: Query): WebExtraction {
   const schemaText = stringParam(query, 'schema');
   const prompt = stringParam(query, 'prompt');
   if ((schemaText === undefined) === (prompt === undefined)) {
-    throw new ProviderError('invalid_parameters', 'Give exactly one of `schema` and `prompt`.');
+    throw new ProviderError('invalid_parameters', extractNeedsSchemaOrPrompt());
   }
   failOnMagicUrl(url);
   const random = requestRandom('extractWebData', query);
@@ -136,10 +137,10 @@ function parseObjectSchema(text: string): Record<string, unknown> {
   try {
     schema = JSON.parse(text);
   } catch {
-    throw new ProviderError('invalid_parameters', '`schema` is not valid JSON.');
+    throw new ProviderError('invalid_parameters', extractSchemaNotJson());
   }
   if (typeof schema !== 'object' || schema === null || (schema as { type?: unknown }).type !== 'object') {
-    throw new ProviderError('invalid_parameters', 'The root of `schema` must be `"type": "object"`.');
+    throw new ProviderError('invalid_parameters', extractSchemaRootNotObject());
   }
   return schema as Record<string, unknown>;
 }

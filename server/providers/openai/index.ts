@@ -1,0 +1,40 @@
+/**
+ * The `openai` adapter: `web/extract`, the web agent's steps and the monitor judge on any
+ * OpenAI-compatible model server (OpenAI, vLLM, llama.cpp, Ollama). See README.md.
+ */
+import type { Logger } from 'pino';
+import type { DataProvider } from '../types.ts';
+import { agentStepper, type AgentStep } from './agent-step.ts';
+import type { OpenAiConfig } from './config.ts';
+import { createOpenAiProvider } from './extract.ts';
+import { changeJudge, type JudgeChange } from './judge.ts';
+import { createOpenAiModel, modelUpstream } from './model-client.ts';
+import type { ReadPage } from './read-page.ts';
+
+export { openaiConfig, type OpenAiConfig } from './config.ts';
+export { createOpenAiProvider } from './extract.ts';
+export { agentStepper, type AgentMove, type AgentState, type AgentStep } from './agent-step.ts';
+export { changeJudge, type ChangeToJudge, type Judgement, type JudgeChange } from './judge.ts';
+export { createOpenAiModel, modelUpstream, type OpenAiModel } from './model-client.ts';
+export { readPageThrough, type ReadPage } from './read-page.ts';
+
+export interface OpenAiAdapter {
+  /** Serves `extractWebData`. */
+  provider: DataProvider;
+  judgeChange: JudgeChange;
+  agentStep: AgentStep;
+  /** Closes the connections to the model server (at shutdown). */
+  close(): Promise<void>;
+}
+
+/** Everything the adapter offers, on one bounded connection pool to the configured model server. */
+export function createOpenAiAdapter(config: OpenAiConfig, deps: { logger: Logger; readPage: ReadPage }): OpenAiAdapter {
+  const upstream = modelUpstream(config, deps.logger);
+  const model = createOpenAiModel(config, { upstream, logger: deps.logger });
+  return {
+    provider: createOpenAiProvider(model, { readPage: deps.readPage }),
+    judgeChange: changeJudge(model),
+    agentStep: agentStepper(model),
+    close: () => upstream.close(),
+  };
+}
