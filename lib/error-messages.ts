@@ -238,3 +238,18 @@ function quoteBounded(text: string, limit = 300): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return JSON.stringify(oneLine.length > limit ? `${oneLine.slice(0, limit)}…` : oneLine);
 }
+
+/** A monitor check whose provider is gone (the configuration changed since the monitor was made): `needs` says what it needs, e.g. `Monitors in mode search need a search provider`. */
+export function monitorProviderMissing(needs: string): string {
+  return `${needs}, and none is configured.`;
+}
+
+/** A search provider's answer to a monitor check that has no list of results. */
+export function monitorSearchUnreadable(provider: string): string {
+  return `The ${provider} provider answered the monitor's search without a list of results.`;
+}
+
+/** A changed check whose judge failed (`judge_enabled`): the check stays `changed`, its `error` says why it has no `judgement`. */
+export function monitorJudgeFailed(detail: string): string {
+  return `The judge gave no verdict on this change: ${detail}`;
+}

@@ -1,14 +1,18 @@
 /**
  * Runs monitor checks when they are due, on the providers the registry gives for the monitor's
- * key: fetches the page from the page source routed for `scrapeWebPage` (mode scrape) or runs the
- * search routed for `searchWeb` (mode search), asks the judge routed for `extractWebData` whether
- * a change meets the goal (`judge_enabled`), compares its Markdown with the last successful check, stores the check
- * with a readable unified diff, prunes checks past `retention_days`, schedules the next one, and
- * queues `monitor.changed` or `monitor.check_failed` for the webhook, all in one transaction.
+ * key: reads the page from the page source routed for `scrapeWebPage` (mode scrape) or runs the
+ * search routed for `searchWeb` (mode search) (observe.ts), compares it with the last successful
+ * check, stores the check with a readable unified diff, asks the judge routed for `extractWebData`
+ * whether a change meets the goal (`judge_enabled`: the verdict is the check's `judgement`; a judge
+ * that fails leaves the check `changed` with `judgement` null and its failure in `error`), prunes
+ * checks past `retention_days`, schedules the next one, and queues `monitor.changed` (with the
+ * judge: unless it found that the change does not meet the goal) or `monitor.check_failed` for the
+ * webhook, all in one transaction.
  */
 import { repeat } from '../repeat.ts';
 import { createTwoFilesPatch } from 'diff';
 import { ulid } from '../../lib/request-id.ts';
+import { monitorJudgeFailed, monitorProviderMissing } from '../../lib/error-messages.ts';
 import type { Clock } from '../clock.ts';
 import { timestamp } from '../../lib/timestamp.ts';
 import type { KeyKind, ProviderRegistry } from '../providers/registry.ts';
@@ -17,17 +21,24 @@ import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
 import type { Monitor, MonitorCheck } from '../store/monitors.ts';
 import type { UpstreamErrorObserver } from '../operator/metrics.ts';
+import { observe, type Observation } from './observe.ts';
 import { nextCheckAt } from './schedule.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-interface Observation {
-  content: string;
-  statusCode: number | null;
+/** The judge's verdict on a change, or why there is none. */
+interface Verdict {
+  judgement: MonitorCheck['judgement'];
+  error: MonitorCheck['error'];
 }
 
-function unavailable(what: string): ProviderError {
-  return new ProviderError('provider_unavailable', `${what}, and none is configured.`);
+function asProviderError(failure: unknown): ProviderError {
+  return failure instanceof ProviderError ? failure : new ProviderError('upstream_failed', (failure as Error).message);
+}
+
+/** The check's `diff`: the previous successful check's Markdown against this one's, 3 lines of context. */
+function unifiedDiff(previous: string, current: string): string {
+  return createTwoFilesPatch('previous', 'current', `${previous}\n`, `${current}\n`, '', '', { context: 3 }).replace(/^=+\n/, '');
 }
 
 export class MonitorScheduler {
@@ -72,59 +83,57 @@ export class MonitorScheduler {
     return this.providers.providerFor(key, monitor.mode === 'search' ? 'searchWeb' : 'scrapeWebPage');
   }
 
-  private async observe(provider: DataProvider | undefined, monitor: Monitor): Promise<Observation> {
-    if (monitor.mode === 'search') {
-      if (!provider) throw unavailable('Monitors in mode search need a search provider');
-      const results = await provider.fetch({ operationId: 'searchWeb', query: { query: monitor.query, limit: 10 }, signal: new AbortController().signal }) as { results: { title: string; url: string }[] };
-      return { content: results.results.map((result) => `- [${result.title}](${result.url})`).join('\n'), statusCode: null };
+  /** The verdict of the judge routed for `extractWebData` on a change of a monitor with `judge_enabled`; its failure is noted, not thrown. */
+  private async verdict(key: KeyKind, monitor: Monitor, diff: string, signal: AbortSignal): Promise<Verdict> {
+    const provider = this.providers.providerFor(key, 'extractWebData');
+    try {
+      if (!provider?.judge) throw new ProviderError('provider_unavailable', monitorProviderMissing('judge_enabled needs a judge provider'));
+      const { meets_goal, reason } = await provider.judge.judge({ goal: String(monitor.goal), diff, url: monitor.url, signal });
+      return { judgement: { meets_goal, reason }, error: null };
+    } catch (failure) {
+      const error = asProviderError(failure);
+      this.metrics?.upstreamFailed(provider?.name ?? 'none', error.code);
+      return { judgement: null, error: { code: error.code, message: monitorJudgeFailed(error.message) } };
     }
-    if (!provider?.pages) throw unavailable('Monitors need a provider of pages');
-    const page = await provider.pages.page(monitor.url, { formats: ['markdown'], onlyMainContent: true });
-    return { content: page.document.markdown ?? '', statusCode: page.statusCode };
-  }
-
-  /** The judge's verdict on a change, for a monitor with `judge_enabled` (the judge routed for `extractWebData`). */
-  private async judgement(key: KeyKind, monitor: Monitor, previous: string, current: string): Promise<MonitorCheck['judgement']> {
-    const judge = this.providers.providerFor(key, 'extractWebData')?.judge;
-    if (!judge) throw unavailable('judge_enabled needs a judge provider');
-    return judge.judge({ goal: String(monitor.goal), previous, current });
   }
 
   private async check(keyId: string, monitor: Monitor): Promise<void> {
     const key = { sandbox: this.stores.keys.get(keyId)?.sandbox ?? false };
     const provider = this.providerOf(key, monitor);
+    // Never aborted: every upstream call is bounded in time by its client.
+    const signal = new AbortController().signal;
+    // Only this scheduler checks this monitor (`running`), so the last content stays as read here.
+    const previous = this.stores.monitors.lastContent(monitor.id);
     let observation: Observation | undefined;
-    let judgement: MonitorCheck['judgement'] = null;
-    let error: ProviderError | undefined;
+    let failure: ProviderError | undefined;
     try {
-      observation = await this.observe(provider, monitor);
-      const previous = this.stores.monitors.lastContent(monitor.id);
-      if (monitor.judge_enabled && previous !== undefined && previous !== observation.content) judgement = await this.judgement(key, monitor, previous, observation.content);
-    } catch (failure) {
-      error = failure instanceof ProviderError ? failure : new ProviderError('upstream_failed', (failure as Error).message);
-      this.metrics?.upstreamFailed(provider?.name ?? 'none', error.code);
+      observation = await observe(provider, monitor, signal);
+    } catch (caught) {
+      failure = asProviderError(caught);
+      this.metrics?.upstreamFailed(provider?.name ?? 'none', failure.code);
     }
+    const outcome: MonitorCheck['outcome'] = !observation ? 'failed' : previous === undefined ? 'baseline' : previous === observation.content ? 'unchanged' : 'changed';
+    const diff = outcome === 'changed' ? unifiedDiff(previous!, observation!.content) : null;
+    const verdict = diff !== null && monitor.judge_enabled ? await this.verdict(key, monitor, diff, signal) : undefined;
     const nowMs = this.clock.now();
     inTransaction(this.stores.database, () => {
       const current = this.stores.monitors.get(keyId, monitor.id);
       if (!current || current.status !== 'active') return;
-      const previous = this.stores.monitors.lastContent(monitor.id);
-      const outcome: MonitorCheck['outcome'] = error ? 'failed' : previous === undefined ? 'baseline' : previous === observation!.content ? 'unchanged' : 'changed';
       const check: MonitorCheck = {
         id: `chk_${ulid(nowMs)}`,
         checked_at: timestamp(nowMs),
         outcome,
         status_code: observation?.statusCode ?? null,
-        diff: outcome === 'changed' ? createTwoFilesPatch('previous', 'current', `${previous}\n`, `${observation!.content}\n`, '', '', { context: 3 }).replace(/^=+\n/, '') : null,
-        judgement: outcome === 'changed' && current.judge_enabled ? judgement : null,
-        error: error ? { code: error.code, message: error.message } : null,
+        diff,
+        judgement: current.judge_enabled ? verdict?.judgement ?? null : null,
+        error: failure ? { code: failure.code, message: failure.message } : current.judge_enabled ? verdict?.error ?? null : null,
       };
       this.stores.monitors.addCheck(monitor.id, check, nowMs, observation?.content ?? null);
       this.stores.monitors.pruneChecks(monitor.id, nowMs - current.retention_days * DAY_MS);
       const updated: Monitor = { ...current, last_check: check, next_check_at: timestamp(nextCheckAt(current, nowMs)), updated_at: current.updated_at };
       this.stores.monitors.save(updated);
-      if (current.webhook_url && (outcome === 'changed' || outcome === 'failed')) {
-        const type = outcome === 'changed' ? 'monitor.changed' : 'monitor.check_failed';
+      const type = outcome === 'failed' ? 'monitor.check_failed' : outcome === 'changed' && check.judgement?.meets_goal !== false ? 'monitor.changed' : undefined;
+      if (current.webhook_url && type) {
         this.stores.webhooks.enqueue(keyId, current.webhook_url, type, { type, timestamp: timestamp(nowMs), data: { monitor: updated, check } }, nowMs);
       }
     });

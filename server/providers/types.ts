@@ -78,17 +78,21 @@ export interface WebAgent {
   answer(request: AgentRequest): Promise<AgentAnswer>;
 }
 
-/** A monitor's change, for the judge: the previous and the current Markdown and the monitor's goal. */
+/**
+ * A monitor's change, for the judge: the monitor's goal, the check's unified diff (what a model
+ * reads: the lines removed and added, with 3 lines of context; the judge bounds its size) and the
+ * monitor's `url` (the page in mode scrape, the monitor's reference in mode search).
+ */
 export interface JudgeRequest {
   goal: string;
-  previous: string;
-  current: string;
-  signal?: AbortSignal;
+  diff: string;
+  url: string;
+  signal: AbortSignal;
 }
 
-/** Says whether a monitor's change meets its goal (`judge_enabled`). */
+/** Says whether a monitor's change meets its goal (`judge_enabled`), in the contract's MonitorCheckJudgement shape; a failure is a ProviderError. */
 export interface MonitorJudge {
-  judge(request: JudgeRequest): Promise<{ meets_goal: boolean; reason: string }>;
+  judge(request: JudgeRequest): Promise<components['schemas']['MonitorCheckJudgement']>;
 }
 
 /**

@@ -7,21 +7,20 @@ import type { DataProvider } from '../types.ts';
 import { agentStepper, type AgentStep } from './agent-step.ts';
 import type { OpenAiConfig } from './config.ts';
 import { createOpenAiProvider } from './extract.ts';
-import { changeJudge, type JudgeChange } from './judge.ts';
+import { changeJudge } from './judge.ts';
 import { createOpenAiModel, modelUpstream } from './model-client.ts';
 import type { ReadPage } from './read-page.ts';
 
 export { openaiConfig, type OpenAiConfig } from './config.ts';
 export { createOpenAiProvider } from './extract.ts';
 export { agentStepper, type AgentMove, type AgentState, type AgentStep } from './agent-step.ts';
-export { changeJudge, type ChangeToJudge, type Judgement, type JudgeChange } from './judge.ts';
+export { changeJudge, type Judgement } from './judge.ts';
 export { createOpenAiModel, modelUpstream, type OpenAiModel } from './model-client.ts';
 export { readPageThrough, type ReadPage } from './read-page.ts';
 
 export interface OpenAiAdapter {
-  /** Serves `extractWebData`. */
+  /** Serves `extractWebData`, and judges monitors' changes (`judge`). */
   provider: DataProvider;
-  judgeChange: JudgeChange;
   agentStep: AgentStep;
   /** Closes the connections to the model server (at shutdown). */
   close(): Promise<void>;
@@ -32,8 +31,7 @@ export function createOpenAiAdapter(config: OpenAiConfig, deps: { logger: Logger
   const upstream = modelUpstream(config, deps.logger);
   const model = createOpenAiModel(config, { upstream, logger: deps.logger });
   return {
-    provider: createOpenAiProvider(model, { readPage: deps.readPage }),
-    judgeChange: changeJudge(model),
+    provider: { ...createOpenAiProvider(model, { readPage: deps.readPage }), judge: changeJudge(model) },
     agentStep: agentStepper(model),
     close: () => upstream.close(),
   };

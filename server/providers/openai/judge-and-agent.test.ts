@@ -5,7 +5,8 @@ import { createLogger } from '../../logger.ts';
 import { ProviderError } from '../types.ts';
 import { json, slow, startFakeUpstream, type FakeUpstream } from '../../test-support/fake-upstream.ts';
 import { completion } from './fixtures.ts';
-import { agentStepper, changeJudge, createOpenAiModel, modelUpstream, type AgentStep, type JudgeChange } from './index.ts';
+import { agentStepper, changeJudge, createOpenAiModel, modelUpstream, type AgentStep } from './index.ts';
+import type { MonitorJudge } from '../types.ts';
 import type { UpstreamClient } from '../../upstream/upstream-client.ts';
 
 const DIFF = '--- previous\n+++ current\n@@ -1 +1 @@\n-Team: $49\n+Team: $59\n';
@@ -21,7 +22,7 @@ async function failureOf(promise: Promise<unknown>): Promise<ProviderError> {
 describe('the judge and the agent on an OpenAI-compatible model server', () => {
   let server: FakeUpstream;
   let upstream: UpstreamClient;
-  let judgeChange: JudgeChange;
+  let judge: MonitorJudge;
   let agentStep: AgentStep;
 
   beforeAll(async () => {
@@ -30,7 +31,7 @@ describe('the judge and the agent on an OpenAI-compatible model server', () => {
     const logger = createLogger('silent');
     upstream = modelUpstream(config, logger, { timeoutMs: 2000 });
     const model = createOpenAiModel(config, { upstream, logger });
-    judgeChange = changeJudge(model);
+    judge = changeJudge(model);
     agentStep = agentStepper(model);
   });
   afterAll(async () => {
@@ -41,9 +42,9 @@ describe('the judge and the agent on an OpenAI-compatible model server', () => {
     server.requests.length = 0;
   });
 
-  it('judgeChange posts a strict json_schema of meets_goal and reason with the goal and the diff, and answers a MonitorCheckJudgement', async () => {
+  it('the judge posts a strict json_schema of meets_goal and reason with the goal and the diff, and answers a MonitorCheckJudgement', async () => {
     server.answer = json(200, completion({ content: '{"meets_goal":true,"reason":"The Team plan rose from $49 to $59."}' }));
-    const judgement = await judgeChange({ goal: GOAL, diff: DIFF, url: 'https://www.example-saas.com/pricing' }, never);
+    const judgement = await judge.judge({ goal: GOAL, diff: DIFF, url: 'https://www.example-saas.com/pricing', signal: never });
 
     const body = server.requests[0]!.body as any;
     expect(body.model).toBe('llama3.2');
@@ -69,7 +70,7 @@ describe('the judge and the agent on an OpenAI-compatible model server', () => {
 
   it('a judgement without reason is 502 upstream_failed naming what is missing', async () => {
     server.answer = json(200, completion({ content: '{"meets_goal":false}' }));
-    const error = await failureOf(judgeChange({ goal: GOAL, diff: DIFF, url: 'https://example.com/' }, never));
+    const error = await failureOf(judge.judge({ goal: GOAL, diff: DIFF, url: 'https://example.com/', signal: never }));
     expect([error.code, error.message]).toEqual(['upstream_failed', "The language model's answer does not match the schema: (root) must have required property 'reason'."]);
   });
 
@@ -122,7 +123,7 @@ describe('the judge and the agent on an OpenAI-compatible model server', () => {
   it('a caller that aborts stops the call with its own reason', async () => {
     server.answer = slow(1000, completion({ content: '{"meets_goal":true,"reason":"x"}' }));
     const controller = new AbortController();
-    const pending = judgeChange({ goal: GOAL, diff: DIFF, url: 'https://example.com/' }, controller.signal);
+    const pending = judge.judge({ goal: GOAL, diff: DIFF, url: 'https://example.com/', signal: controller.signal });
     setTimeout(() => controller.abort(new Error('job cancelled')), 50);
     await expect(pending).rejects.toThrow('job cancelled');
   });

@@ -1,24 +1,15 @@
 /**
- * The monitor judge: asks the model whether a change of a monitored page meets the monitor's
- * `goal`, answered in the contract's MonitorCheckJudgement shape (`meets_goal`, `reason`).
+ * The monitor judge: asks the model whether a change of a monitored page (or of a search's
+ * results) meets the monitor's `goal`, reading the check's diff (bounded in size), answered in the
+ * contract's MonitorCheckJudgement shape (`meets_goal`, `reason`).
  */
 import type { components } from '../../../generated/types.ts';
+import type { MonitorJudge } from '../types.ts';
 import { answerSchema } from './answer-schema.ts';
 import type { OpenAiModel } from './model-client.ts';
 import { MAX_PAGE_CHARACTERS } from './read-page.ts';
 
 export type Judgement = components['schemas']['MonitorCheckJudgement'];
-
-export interface ChangeToJudge {
-  /** The monitor's `goal`. */
-  goal: string;
-  /** The check's `diff`: a unified diff of the previous Markdown against the current. */
-  diff: string;
-  /** The monitored page (or the search, for a monitor in mode `search`). */
-  url: string;
-}
-
-export type JudgeChange = (change: ChangeToJudge, signal: AbortSignal) => Promise<Judgement>;
 
 /** Strict (every property required, no others): the model can answer nothing but a judgement. */
 export const JUDGEMENT_SCHEMA = answerSchema({
@@ -40,14 +31,16 @@ function cut(diff: string): string {
   return diff.length > MAX_PAGE_CHARACTERS ? `${diff.slice(0, MAX_PAGE_CHARACTERS)}\n[The diff is longer: only its first ${MAX_PAGE_CHARACTERS} of ${diff.length} characters are shown.]` : diff;
 }
 
-/** The judge on `model`: one call per change. */
-export function changeJudge(model: OpenAiModel): JudgeChange {
-  return (change, signal) => model.answer<Judgement>({
-    name: 'monitor_judgement',
-    schema: JUDGEMENT_SCHEMA,
-    messages: [
-      { role: 'system', content: SYSTEM_PROMPT },
-      { role: 'user', content: `Goal: ${change.goal}\n\nPage: ${change.url}\n\nDiff:\n<diff>\n${cut(change.diff)}\n</diff>` },
-    ],
-  }, signal);
+/** The judge on `model` (the provider's `judge`): one call per change. */
+export function changeJudge(model: OpenAiModel): MonitorJudge {
+  return {
+    judge: ({ goal, diff, url, signal }) => model.answer<Judgement>({
+      name: 'monitor_judgement',
+      schema: JUDGEMENT_SCHEMA,
+      messages: [
+        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'user', content: `Goal: ${goal}\n\nPage: ${url}\n\nDiff:\n<diff>\n${cut(diff)}\n</diff>` },
+      ],
+    }, signal),
+  };
 }
