@@ -1274,7 +1274,7 @@ export interface components {
          */
         MonitorName: string;
         /**
-         * @description What a monitor compares from check to check. `scrape`: fetch `url` and compare the page's Markdown with that of the previous check. `search`: run `query` as a web search and compare the results (title, URL and snippet of each, as a Markdown list) with those of the previous check; `url` is then not fetched and serves as the monitor's reference (and default name). `query` is required with `search` and not accepted with `scrape` (422 `invalid_parameters` otherwise). `search` needs a search provider: where the deployment has none, creating a `search` monitor answers 503 `capability_unavailable`, with no credits used. Set at creation; it cannot be changed (create a new monitor instead).
+         * @description What a monitor compares from check to check. `scrape`: fetch `url` and compare the page's Markdown with that of the previous check. `search`: run `query` as a web search (its first 10 results, on the deployment's search provider) and compare the results with those of the previous check, as a Markdown list, one line per result in the provider's order: `- [title](url): snippet` (`- [title](url)` when the result has no snippet); `url` is then not fetched and serves as the monitor's reference (and default name). A failure of the search provider is a `failed` check with its error, never an empty list. `query` is required with `search` and not accepted with `scrape` (422 `invalid_parameters` otherwise). `search` needs a search provider: where the deployment has none, creating a `search` monitor answers 503 `capability_unavailable`, with no credits used. Set at creation; it cannot be changed (create a new monitor instead).
          * @enum {string}
          */
         MonitorMode: "scrape" | "search";
@@ -1329,7 +1329,7 @@ export interface components {
          */
         MonitorRetentionDays: number;
         /**
-         * @description Let a language-model judge decide whether each change meets `goal` (see `judgement` on the check). Needs `goal`, else 422 `invalid_parameters`. With the judge, the `monitor.changed` event is sent only for changes it finds meet the goal (or when it could not be reached). Needs a judge provider: where the deployment has none, creating a monitor with `judge_enabled: true`, or an update that sets it, answers 503 `capability_unavailable`, with no credits used.
+         * @description Let a language-model judge decide whether each change meets `goal` (see `judgement` on the check): the judge reads the goal and the check's `diff` (its first 100 000 characters). Needs `goal`, else 422 `invalid_parameters`. With the judge, the `monitor.changed` event is sent only for changes it finds meet the goal, or when it gave no verdict. A judge that gives no verdict (the model server failed, timed out or answered something unusable) does not fail the check: the check stays `changed` with its `diff`, `judgement` is `null` and `error` says why the judge gave none. Baseline and unchanged checks are not judged. Needs a judge provider: where the deployment has none, creating a monitor with `judge_enabled: true`, or an update that sets it, answers 503 `capability_unavailable`, with no credits used.
          * @example true
          */
         MonitorJudgeEnabled: boolean;
@@ -1371,7 +1371,7 @@ export interface components {
              */
             checked_at: string;
             /**
-             * @description `baseline`: the monitor's first successful check, nothing to compare with yet. `unchanged`: the content equals that of the previous successful check. `changed`: it differs (see `diff`; sends `monitor.changed`). `failed`: the content could not be read (see `error`; sends `monitor.check_failed`); the next check compares with the last successful one.
+             * @description `baseline`: the monitor's first successful check, nothing to compare with yet. `unchanged`: the content equals that of the previous successful check. `changed`: it differs (see `diff`; sends `monitor.changed`, with `judge_enabled` unless the judge found that it does not meet the goal). `failed`: the content could not be read: the page, or in mode `search` the search provider, failed (see `error`; sends `monitor.check_failed`); a search provider's failure is always `failed`, never an empty result list. The next check compares with the last successful one.
              * @enum {string}
              */
             outcome: "baseline" | "unchanged" | "changed" | "failed";
@@ -1381,7 +1381,7 @@ export interface components {
              */
             status_code: number | null;
             /**
-             * @description When `outcome` is `changed`: a unified diff (3 lines of context) of the previous successful check's Markdown (`--- previous`) against this one's (`+++ current`); `null` otherwise.
+             * @description When `outcome` is `changed`: a unified diff (3 lines of context) of the previous successful check's Markdown (`--- previous`) against this one's (`+++ current`): the page's Markdown in mode `scrape`, the results' list in mode `search` (see `mode`); `null` otherwise.
              * @example --- previous
              *     +++ current
              *     @@ -1 +1 @@
@@ -1389,9 +1389,9 @@ export interface components {
              *     +Team: $59
              */
             diff: string | null;
-            /** @description The judge's verdict when the monitor has `judge_enabled` and `outcome` is `changed`; `null` otherwise, and when the judge could not be reached. */
+            /** @description The judge's verdict when the monitor has `judge_enabled` and `outcome` is `changed` (the judge reads the goal and `diff`); `null` otherwise, and when the judge gave no verdict (it could not be reached, or its answer was unusable): the check then stays `changed`, `error` says why, and `monitor.changed` is sent. */
             judgement: components["schemas"]["MonitorCheckJudgement"] | null;
-            /** @description Why the check failed when `outcome` is `failed`; `null` otherwise. */
+            /** @description Why the check failed when `outcome` is `failed`. When `outcome` is `changed` and the judge gave no verdict (`judge_enabled`, `judgement` is `null`), why it gave none, for example `upstream_failed` or `upstream_timeout` from the model server. `null` otherwise. */
             error: components["schemas"]["MonitorCheckError"] | null;
         };
         /** @description A monitor as the service returns it: its configuration (every configurable field, with the defaults filled in) plus `id`, `status`, `created_at`, `updated_at`, `next_check_at` and `last_check`. Exactly one of `cadence_minutes`, `schedule_text` and `schedule_cron` is set, the other two are `null`. An active monitor runs its first check (the `baseline`) at once after creation, then follows its schedule; checks draw no credits. When a check finds a change or fails, the matching event is POSTed to `webhook_url` (see the `monitorEvent` webhook). */
@@ -2059,7 +2059,7 @@ export interface components {
                 page: components["schemas"]["JobPage"] | null;
             };
         };
-        /** @description An event of a monitor, POSTed to its `webhook_url` in the Standard Webhooks payload shape (`type`, `timestamp`, `data`). `monitor.changed`: a check found a change (`check.outcome` is `changed`; with `judge_enabled`, only when the judge found that it meets the goal, or could not be reached). `monitor.check_failed`: a check could not read the content (`check.outcome` is `failed`, `check.error` says why). Baseline and unchanged checks send no event. New event types may be added: ignore types you do not know. */
+        /** @description An event of a monitor, POSTed to its `webhook_url` in the Standard Webhooks payload shape (`type`, `timestamp`, `data`). `monitor.changed`: a check found a change (`check.outcome` is `changed`; with `judge_enabled`, only when the judge found that it meets the goal, or gave no verdict: then `check.judgement` is `null` and `check.error` says why). `monitor.check_failed`: a check could not read the content (`check.outcome` is `failed`, `check.error` says why). Baseline and unchanged checks send no event. New event types may be added: ignore types you do not know. */
         MonitorEvent: {
             /**
              * @description The kind of event.
