@@ -1,4 +1,4 @@
-/** Monitors as records: create, list, get, update (status and schedule), delete. Scheduling checks comes with the web provider. */
+/** Monitors as records: create, list, get, update (status and schedule), delete; checks run on the scheduler (server/monitors/). */
 import type { OperationId } from '../../generated/operations.ts';
 import { MONITOR_SCHEDULE_FIELDS, newMonitor, updatedMonitor } from '../../lib/records.ts';
 import { ServiceError } from '../gateway/service-error.ts';
