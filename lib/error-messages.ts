@@ -238,3 +238,13 @@ function quoteBounded(text: string, limit = 300): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return JSON.stringify(oneLine.length > limit ? `${oneLine.slice(0, limit)}…` : oneLine);
 }
+
+/** An agent job whose start page could not be read: nothing to answer from (the job fails, refunded). */
+export function agentStartPageUnreadable(url: string, cause: string): string {
+  return `The start page ${url} could not be read, so the agent had nothing to answer from: ${cause}`;
+}
+
+/** An agent that asked to open a page once its page budget was spent, instead of answering. */
+export function agentOverBudget(budget: number, url: string): string {
+  return `The agent asked to open ${url} after reading its ${budget} pages, the budget of its model, instead of answering.`;
+}

@@ -19,7 +19,7 @@ export { createOpenAiModel, modelUpstream, type OpenAiModel } from './model-clie
 export { readPageThrough, type ReadPage } from './read-page.ts';
 
 export interface OpenAiAdapter {
-  /** Serves `extractWebData`. */
+  /** Serves `extractWebData`, and `runWebAgent` jobs through its `agent` (one agentStep per job step). */
   provider: DataProvider;
   judgeChange: JudgeChange;
   agentStep: AgentStep;
@@ -31,10 +31,11 @@ export interface OpenAiAdapter {
 export function createOpenAiAdapter(config: OpenAiConfig, deps: { logger: Logger; readPage: ReadPage }): OpenAiAdapter {
   const upstream = modelUpstream(config, deps.logger);
   const model = createOpenAiModel(config, { upstream, logger: deps.logger });
+  const agentStep = agentStepper(model);
   return {
-    provider: createOpenAiProvider(model, { readPage: deps.readPage }),
+    provider: { ...createOpenAiProvider(model, { readPage: deps.readPage }), agent: { step: agentStep } },
     judgeChange: changeJudge(model),
-    agentStep: agentStepper(model),
+    agentStep,
     close: () => upstream.close(),
   };
 }
