@@ -248,3 +248,8 @@ export function agentStartPageUnreadable(url: string, cause: string): string {
 export function agentOverBudget(budget: number, url: string): string {
   return `The agent asked to open ${url} after reading its ${budget} pages, the budget of its model, instead of answering.`;
 }
+
+/** An agent that failed with an error that is not an upstream's (a bug): its details stay in the server. */
+export function agentFailedUnexpectedly(): string {
+  return 'The agent failed unexpectedly, so the run has no answer; its credits are refunded.';
+}

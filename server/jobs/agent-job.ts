@@ -10,7 +10,7 @@
  * ends `failed` (and `job-end.ts` refunds it).
  */
 import type { components } from '../../generated/types.ts';
-import { agentOverBudget, agentStartPageUnreadable } from '../../lib/error-messages.ts';
+import { agentFailedUnexpectedly, agentOverBudget, agentStartPageUnreadable } from '../../lib/error-messages.ts';
 import { timestamp } from '../../lib/timestamp.ts';
 import type { Clock } from '../clock.ts';
 import type { UpstreamErrorObserver } from '../operator/metrics.ts';
@@ -67,16 +67,12 @@ function sourcesOf(reads: AgentRead[]): string[] {
   return [...new Set(reads.filter((read) => 'markdown' in read).map((read) => read.url))];
 }
 
-function asProviderError(error: unknown): ProviderError {
-  return error instanceof ProviderError ? error : new ProviderError('upstream_failed', (error as Error).message);
-}
-
 async function readPage(context: AgentStepContext, pages: PageSource, url: string, signal: AbortSignal): Promise<AgentRead> {
   try {
     const page = await pages.page(url, { formats: ['markdown'], onlyMainContent: false, signal });
     return { url: page.url, markdown: String(page.document.markdown ?? '').slice(0, AGENT_PAGE_CHARACTERS) };
   } catch (error) {
-    const failure = asProviderError(error);
+    const failure = error instanceof ProviderError ? error : new ProviderError('upstream_failed', (error as Error).message);
     context.metrics?.upstreamFailed(context.pagesProvider.name, failure.code);
     return { url, error: { code: failure.code, message: failure.message } };
   }
@@ -112,7 +108,7 @@ export async function agentJobStep(context: AgentStepContext, stored: StoredJob,
     move = reads.length === 0 ? { action: 'open', url: state.startUrl } : await context.agentProvider.agent!.step(state, signal);
   } catch (error) {
     if (signal.aborted) return false;
-    const failure = asProviderError(error);
+    const failure = error instanceof ProviderError ? error : new ProviderError('upstream_failed', agentFailedUnexpectedly());
     context.metrics?.upstreamFailed(context.agentProvider.name, failure.code);
     return fail(context, stored, { code: failure.code, message: failure.message });
   }
