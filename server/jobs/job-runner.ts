@@ -115,8 +115,8 @@ export class JobRunner {
 
   /** The provider the registry gives for the job's key and kind, when it can run the job. */
   private providerOf(stored: StoredJob): DataProvider | undefined {
-    const provider = this.providers.providerFor(stored, JOB_OPERATION[stored.job.kind]);
-    return this.providers.runsJobs(stored, JOB_OPERATION[stored.job.kind]) ? provider : undefined;
+    const operationId = JOB_OPERATION[stored.job.kind];
+    return this.providers.runsJobs(stored, operationId) ? this.providers.providerFor(stored, operationId) : undefined;
   }
 
   /** One step of a job; false when the job has ended. */
