@@ -194,7 +194,7 @@ describe('live agent jobs', () => {
     let cancel!: () => Promise<unknown>;
     model.answer = inTurn(after(async () => {
       await cancel();
-      await pause(400);
+      await pause(1000);
     }, open(`${site.origin}/pricing`)), answer('Never asked.'));
     const { secret, keyId, jobId } = await submit();
     cancel = () => server.call(`/web/jobs/${jobId}`, { method: 'DELETE', key: secret });
@@ -218,7 +218,7 @@ describe('live agent jobs', () => {
         open(`${site.origin}/pricing`),
         after(async () => {
           stopping.stop();
-          await pause(400);
+          await pause(1000);
         }, answer('Lost with the stopped runner.')),
         answer('The Team plan costs $49 per month.'),
       );
