@@ -262,21 +262,35 @@ export interface paths {
          * Ask a web agent a question
          * @description Starts an agent job: from `url`, an agent reads pages and follows the links it judges useful
          *     until it can answer `prompt`, then gives its answer, optionally as structured data, with the
-         *     pages it used. Costs **25 credits**, whatever the model and however many pages the agent
-         *     reads; nothing more is charged afterwards.
+         *     pages it read. Costs **25 credits**, whatever the model and however many pages the agent
+         *     reads; nothing more is charged afterwards, and a run that ends `failed` gets them back.
+         *
+         *     The run is a bounded loop of steps: the first opens `url`; each later step, the model either
+         *     opens one more page or answers. Each page is fetched as `GET /web/scrape` fetches it (the
+         *     address policy applies to every page the agent opens, not only to `url`); a page that cannot
+         *     be fetched, or that the address policy refuses, is not fatal: the agent is told so and goes
+         *     on. The `model` sets the page budget (the start page included): 5 pages for `spark-1-mini`,
+         *     15 for `spark-1-pro`; once it is spent, the model must answer from what it read. Every step
+         *     is saved, so a server restart resumes the run after its last saved page.
          *
          *     The agent is an asynchronous job too: the call answers 200 at once with `data.job`, a `Job`
          *     of kind `agent` in status `queued` (the specification does not say how a submission returns
          *     its job; this contract does). Its id is `data.job.id`: poll `GET /web/jobs/{job_id}` until
          *     the status is terminal; a `completed` agent job carries the result in `job.answer`. Agent
-         *     jobs store no pages and send no webhook events. Send an `Idempotency-Key` to make retries
+         *     jobs store no pages (the pages read are `job.answer.sources`) and send no webhook events. Send an `Idempotency-Key` to make retries
          *     safe: a replay answers the same job and starts no second run.
          *
          *     Errors specific to this operation: 422 `invalid_parameters` for an empty or too long
          *     `prompt` or an unknown `model`; 422 `url_not_allowed` when `url` targets a non-public
          *     address; 402 `insufficient_credits` when the balance is below 25; 503 `provider_unavailable`
          *     when no agent provider is configured (no credits used). A run that cannot answer ends
-         *     `failed` with its `error` (for example `upstream_failed`); its 25 credits are not refunded.
+         *     `failed` with its `error` and its 25 credits are refunded (one `refund` in the key's ledger,
+         *     `credits_used` `0`): when its start page cannot be fetched (that page's upstream error, for
+         *     example `upstream_not_found`, or `url_not_allowed`), or when the model fails (its upstream
+         *     error, for example `upstream_failed` for a refusal or an answer that is not the asked JSON,
+         *     `upstream_rate_limited`, `upstream_timeout`). A run cancelled with
+         *     `DELETE /web/jobs/{job_id}` stops before its next step and keeps its 25 credits, as a
+         *     cancelled crawl keeps its charges: the caller chose to stop it.
          */
         post: operations["runWebAgent"];
         delete?: never;
@@ -1006,14 +1020,16 @@ export interface components {
          *       stored (the first page's error; every page is listed with its own). Other causes:
          *       `insufficient_credits` when the key's balance ran out (the pages already stored are kept),
          *       `provider_policy_denied` when robots.txt disallows a crawl's start URL (from `queued`), an
-         *       agent whose start URL fails with its upstream error. Credits of a failed job: a crawl or
+         *       agent whose start page cannot be fetched (its upstream error) or whose model fails (the
+         *       model's upstream error). Credits of a failed job: a crawl or
          *       batch scrape that stored at least one page with its document keeps what it drew (its
          *       submission's `x-credit-cost` and one credit per page stored; pages that failed are never
          *       charged); one that stored none, whatever the cause (start page unreachable or answering an
          *       error, every page of the batch failed, robots.txt, the balance ran out before the first
          *       page), charged nothing: its submission's `x-credit-cost` is refunded as it ends (one `refund`
          *       in the key's ledger, never twice) and its `credits_used` is `0`, in `GET /web/jobs/{job_id}`
-         *       and in its `*.failed` event alike. A failed agent run is not refunded.
+         *       and in its `*.failed` event alike. A failed agent run charged nothing either: its 25 credits
+         *       are refunded the same way (an agent is charged only for an answer).
          *     - `queued` → `cancelled` and `running` → `cancelled`: `DELETE /web/jobs/{job_id}` was called;
          *       no further pages are fetched, pages already stored are kept. A cancelled job keeps what it
          *       drew, its submission's `x-credit-cost` included, even if it stored no page: the caller chose
@@ -1046,7 +1062,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /**
-             * @description Absolute URLs of the pages the answer is drawn from, most relevant first, without duplicates.
+             * @description Absolute URLs of the pages the agent read to answer (their final URLs, after redirects), in the order it read them, the start page first, without duplicates; pages it could not read are left out.
              * @example [
              *       "https://example.com/pricing"
              *     ]
@@ -1108,7 +1124,7 @@ export interface components {
              */
             pages_failed: number;
             /**
-             * @description All the credits this job has drawn and kept, the submission included: the operation's `x-credit-cost` (1 for crawl and batch scrape, 25 for agent) plus, for crawl and batch scrape, `x-credit-cost-per-page` (1) for each page stored with its document (`pages_completed`). A crawl or batch scrape that ends `failed` with no page stored with its document gets its submission charge back as it ends, and then says `0` (see `JobStatus`); a cancelled job keeps what it drew.
+             * @description All the credits this job has drawn and kept, the submission included: the operation's `x-credit-cost` (1 for crawl and batch scrape, 25 for agent) plus, for crawl and batch scrape, `x-credit-cost-per-page` (1) for each page stored with its document (`pages_completed`). A crawl or batch scrape that ends `failed` with no page stored with its document gets its submission charge back as it ends, and then says `0` (see `JobStatus`), and so does an `agent` job that ends `failed`; a cancelled job keeps what it drew.
              * @example 13
              */
             credits_used: number;
@@ -1254,7 +1270,7 @@ export interface components {
              */
             prompt: string;
             /**
-             * @description The agent model. `spark-1-mini` (the default): faster, for answers found on a few pages. `spark-1-pro`: slower and more thorough, for questions that need many pages or careful comparison. Both cost the same 25 credits.
+             * @description The agent model, which sets the page budget of the run (the start page included). `spark-1-mini` (the default): faster, reads at most 5 pages, for answers found on a few pages. `spark-1-pro`: slower and more thorough, reads at most 15 pages, for questions that need many pages or careful comparison. Once the budget is spent, the agent answers from the pages it read. Both cost the same 25 credits.
              * @default spark-1-mini
              * @enum {string}
              */

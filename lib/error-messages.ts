@@ -253,3 +253,18 @@ export function monitorSearchUnreadable(provider: string): string {
 export function monitorJudgeFailed(detail: string): string {
   return `The judge gave no verdict on this change: ${detail}`;
 }
+
+/** An agent job whose start page could not be read: nothing to answer from (the job fails, refunded). */
+export function agentStartPageUnreadable(url: string, cause: string): string {
+  return `The start page ${url} could not be read, so the agent had nothing to answer from: ${cause}`;
+}
+
+/** An agent that asked to open a page once its page budget was spent, instead of answering. */
+export function agentOverBudget(budget: number, url: string): string {
+  return `The agent asked to open ${url} after reading its ${budget} pages, the budget of its model, instead of answering.`;
+}
+
+/** An agent that failed with an error that is not an upstream's (a bug): its details stay in the server. */
+export function agentFailedUnexpectedly(): string {
+  return 'The agent failed unexpectedly, so the run has no answer; its credits are refunded.';
+}

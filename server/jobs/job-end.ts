@@ -3,8 +3,10 @@
  * visited every page ends `completed` when at least one page was stored with its document, and
  * `failed` when none was, with the cause in `job.error`: a job whose every page failed has nothing
  * to show, so it does not say it completed. A crawl or batch scrape that ends `failed` (for any
- * cause) with no page stored with its document charges nothing: its submission charge is refunded
- * in the transaction that ends it, and its `credits_used` says 0.
+ * cause) with no page stored with its document charges nothing, and neither does an agent job that
+ * ends `failed` (its agent or its start page failed: it has no answer): its submission charge is
+ * refunded in the transaction that ends it, and its `credits_used` says 0. A cancelled job keeps
+ * what it drew.
  */
 import type { Clock } from '../clock.ts';
 import { inTransaction } from '../store/database.ts';
@@ -41,15 +43,15 @@ export function firstPage(stores: Stores, stored: StoredJob): JobPage | undefine
 
 const SUBMITTING_OPERATION: Record<Job['kind'], string> = { crawl: 'crawlWebsite', batch_scrape: 'batchScrapeWebPages', agent: 'runWebAgent' };
 
-/** A crawl or batch scrape that failed before storing any page with its document keeps no credit. */
+/** A crawl or batch scrape that failed before storing any page with its document keeps no credit, nor does a failed agent job (25 credits only for an answer). */
 function refundsEverything(job: Job): boolean {
-  return job.status === 'failed' && job.kind !== 'agent' && job.pages_completed === 0 && job.credits_used > 0;
+  return job.status === 'failed' && job.credits_used > 0 && (job.kind === 'agent' || job.pages_completed === 0);
 }
 
 /**
  * Saves `ended` (a job in a terminal state) and queues its `completed` or `failed` event, in one
- * transaction (a savepoint of the caller's); a failed crawl or batch scrape that stored no page
- * with its document gets back all it drew (its submission charge), in one `refund` ledger row that
+ * transaction (a savepoint of the caller's); a failed agent job, and a failed crawl or batch
+ * scrape that stored no page with its document, gets back all it drew (its submission charge), in one `refund` ledger row that
  * names the job and the submitting request, and ends with `credits_used` 0. Does nothing and
  * answers false when the job already ended (a second worker or a replayed step): the job's
  * state, read inside the transaction, is what makes a job end once and refund at most once (the

@@ -1,7 +1,8 @@
 /**
  * Sandbox jobs whose upstream fails (the magic hosts `fail-<status>.sandbox.test`) end as live ones
  * do: `failed` with the cause in `job.error` when no page could be stored, and a crawl or batch
- * scrape that stored nothing gets its submission charge back. A crawl or agent run of a magic host
+ * scrape that stored nothing, or an agent run that could read nothing, gets its submission charge
+ * back. A crawl or agent run of a magic host
  * used to throw inside the runner's tick, leaving the job queued forever; a crawl or batch scrape
  * that stored nothing used to keep its submission charge.
  */
@@ -38,11 +39,11 @@ describe('sandbox jobs that could store nothing', () => {
       job: 'an agent run from a host that answers 504',
       path: '/web/agent',
       body: { url: 'https://fail-504.sandbox.test/', prompt: 'What does it cost?' },
-      expected: { status: 'failed', credits_used: 25, answer: null, error: { code: 'upstream_timeout', message: 'The sandbox upstream answered 504 for https://fail-504.sandbox.test/.' } },
+      expected: { status: 'failed', credits_used: 0, answer: null, error: { code: 'upstream_timeout', message: 'The start page https://fail-504.sandbox.test/ could not be read, so the agent had nothing to answer from: The sandbox upstream answered 504 for https://fail-504.sandbox.test/.' } },
       events: [],
-      ledger: [['charge', -25, 'runWebAgent', false]],
+      ledger: [['charge', -25, 'runWebAgent', false], ['refund', 25, 'runWebAgent', true]],
     },
-  ])('$job ends failed with the upstream error, not completed (or stuck queued), refunded unless it is an agent run', async ({ path, body, expected, events, ledger }) => {
+  ])('$job ends failed with the upstream error, not completed (or stuck queued), and is refunded (an agent run that failed used to keep its 25 credits)', async ({ path, body, expected, events, ledger }) => {
     const { secret, id } = server.key({ credits: 100 });
     const submitted = (await server.call(path, { method: 'POST', key: secret, body })).body;
     const job = submitted.data.job;

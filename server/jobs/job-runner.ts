@@ -7,19 +7,21 @@
  * charged twice and none lost. A source that runs `oneStepPerTick` (the sandbox) advances each job
  * by one step per tick; the others run a job's steps back to back. A job cancelled mid-step starts
  * no further fetch, and the step's pages are neither stored nor charged. Which links a crawl
- * follows is `crawl-policy.ts`; how a job ends is `job-end.ts`.
+ * follows is `crawl-policy.ts`; an agent job's steps are `agent-job.ts`; how a job ends is
+ * `job-end.ts`.
  */
 import { operations } from '../../generated/operations.ts';
 import type { Clock } from '../clock.ts';
 import { timestamp } from '../../lib/timestamp.ts';
-import { JOB_OPERATION, type ProviderRegistry } from '../providers/registry.ts';
-import { ProviderError, type DataProvider, type PageSource, type RobotsRules, type WebAgent } from '../providers/types.ts';
+import { AGENT_PAGES_OPERATION, JOB_OPERATION, type ProviderRegistry } from '../providers/registry.ts';
+import { ProviderError, type DataProvider, type PageSource, type RobotsRules } from '../providers/types.ts';
 import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
 import type { Job, JobPage, StoredJob } from '../store/jobs.ts';
 import { repeat } from '../repeat.ts';
 import type { UpstreamErrorObserver } from '../operator/metrics.ts';
 import { queueJobEvent, type JobEventName } from '../webhooks/job-events.ts';
+import { agentJobStep } from './agent-job.ts';
 import { crawlPolicy } from './crawl-policy.ts';
 import { endJob, endedJob, firstPage } from './job-end.ts';
 
@@ -32,6 +34,9 @@ interface Progress {
 }
 
 type Fetched = { url: string; depth: number; page: JobPage; links: string[] };
+
+/** How often a running step checks that its job still runs (to abort a long upstream call of a cancelled job). */
+const STILL_RUNNING_CHECK_MS = 100;
 
 const PAGE_COST: Record<string, number> = Object.fromEntries(operations.map((row) => [row.operationId, row.creditCostPerPage]));
 
@@ -110,14 +115,16 @@ export class JobRunner {
 
   /** The provider the registry gives for the job's key and kind, when it can run the job. */
   private providerOf(stored: StoredJob): DataProvider | undefined {
-    const provider = this.providers.providerFor(stored, JOB_OPERATION[stored.job.kind]);
-    const capable = stored.job.kind === 'agent' ? provider?.agent : provider?.pages;
-    return capable ? provider : undefined;
+    const operationId = JOB_OPERATION[stored.job.kind];
+    return this.providers.runsJobs(stored, operationId) ? this.providers.providerFor(stored, operationId) : undefined;
   }
 
   /** One step of a job; false when the job has ended. */
   private async step(stored: StoredJob, provider: DataProvider): Promise<boolean> {
-    if (stored.job.kind === 'agent') return this.agentStep(stored, provider.agent!);
+    if (stored.job.kind === 'agent') {
+      const context = { stores: this.stores, clock: this.clock, agentProvider: provider, pagesProvider: this.providers.providerFor(stored, AGENT_PAGES_OPERATION)!, ...(this.metrics ? { metrics: this.metrics } : {}) };
+      return this.whileRunning(stored.job.id, (signal) => agentJobStep(context, stored, signal));
+    }
     const source = provider.pages!;
     const now = () => timestamp(this.clock.now());
     const job = stored.job;
@@ -186,23 +193,22 @@ export class JobRunner {
     });
   }
 
-  /** An agent job: started in one step, answered (or failed with the upstream's error) in the next. */
-  private async agentStep(stored: StoredJob, agent: WebAgent): Promise<boolean> {
-    const now = timestamp(this.clock.now());
-    const job: Job = { ...stored.job, updated_at: now };
-    if (job.status === 'queued') {
-      inTransaction(this.stores.database, () => this.save(stored, { ...job, status: 'running', started_at: now, pages_total: 0 }, 'started'));
-      return true;
-    }
-    const { request } = stored;
+  /**
+   * Runs `run` with a signal that aborts once the job stops running (cancelled) or the runner
+   * stops, so a long upstream call (a model's answer) does not outlive either.
+   */
+  private async whileRunning<T>(jobId: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const watch = setInterval(() => {
+      const status = this.stores.jobs.status(jobId);
+      if (this.stopping || (status !== 'queued' && status !== 'running')) controller.abort(new Error('The job stopped running.'));
+    }, STILL_RUNNING_CHECK_MS);
+    watch.unref();
     try {
-      const answer = await agent.answer({ url: String(request.url), prompt: String(request.prompt), model: String(request.model ?? 'spark-1-mini') });
-      endJob(this.stores, this.clock, stored, { ...job, status: 'completed', completed_at: now, answer });
-    } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
-      endJob(this.stores, this.clock, stored, { ...job, status: 'failed', completed_at: now, error: { code: error.code, message: error.message } });
+      return await run(controller.signal);
+    } finally {
+      clearInterval(watch);
     }
-    return false;
   }
 
   private async fetchOne(stored: StoredJob, providerName: string, source: PageSource, url: string, depth: number): Promise<Fetched> {

@@ -1,6 +1,7 @@
 /** Sandbox jobs on real state: progress to completed, pages charged one by one, cancel, delete, resume after restart. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../jobs/job-runner.ts';
+import { sandboxAgentAnswer } from '../providers/sandbox/web.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 
 describe('jobs', () => {
@@ -84,13 +85,17 @@ describe('jobs', () => {
     expect(new Set(done.pages.map((page: { url: string }) => page.url)).size).toBe(6);
   });
 
-  it('answers an agent job with its answer', async () => {
+  it('answers an agent job with its answer, one step per tick: start, read the 2 pages of its plan, answer', async () => {
     const { secret } = server.key({ credits: 100 });
     const job = (await server.call('/web/agent', { method: 'POST', key: secret, body: { url: 'https://example.com', prompt: 'Who runs this site?' } })).body.data.job;
-    await ticks(2);
+    await ticks(3);
+    expect((await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job.status).toBe('running');
+    await ticks(1);
     const done = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job;
     expect(done.status).toBe('completed');
     expect(done.answer.text.length).toBeGreaterThan(0);
+    expect(done.answer).toEqual(sandboxAgentAnswer('https://example.com', 'Who runs this site?', 'spark-1-mini'));
+    expect(done.credits_used).toBe(25);
   });
 
   it('answers 503 with no credits for jobs of a live key', async () => {

@@ -9,7 +9,7 @@ const fetchOnly: DataProvider = { name: 'search', fetch: async () => ({}) };
 const withPages: DataProvider = { ...fetchOnly, name: 'pages', pages: sandboxProvider.pages! };
 const withAgent: DataProvider = { ...fetchOnly, name: 'agent', agent: sandboxProvider.agent!, judge: sandboxProvider.judge! };
 const registry = new ProviderRegistry(
-  { searchWeb: 'search', crawlWebsite: 'pages', batchScrapeWebPages: 'search', extractWebData: 'agent', runWebAgent: 'agent' },
+  { searchWeb: 'search', scrapeWebPage: 'pages', crawlWebsite: 'pages', batchScrapeWebPages: 'search', extractWebData: 'agent', runWebAgent: 'agent' },
   { search: fetchOnly, pages: withPages, agent: withAgent },
   sandboxProvider,
 );
@@ -36,6 +36,11 @@ describe('the provider registry', () => {
     { key: live, operationId: 'runWebAgent', runs: true },
   ] as const)('runs $operationId jobs for a sandbox key ($key.sandbox): $runs, as its provider has pages or an agent', ({ key, operationId, runs }) => {
     expect(registry.runsJobs(key, operationId)).toBe(runs);
+  });
+
+  it('runs no live agent job without a page source routed under scrapeWebPage to read its pages from', () => {
+    const withoutPages = new ProviderRegistry({ runWebAgent: 'agent' }, { agent: withAgent }, sandboxProvider);
+    expect(withoutPages.runsJobs(live, 'runWebAgent')).toBe(false);
   });
 
   it('refuses a route to a provider that does not exist, naming the route and the known providers', () => {

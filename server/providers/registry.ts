@@ -16,6 +16,9 @@ export type KeyKind = Pick<ApiKey, 'sandbox'>;
 /** The operation a job of each kind was submitted as: the one its provider is routed under. */
 export const JOB_OPERATION: Record<Job['kind'], OperationId> = { crawl: 'crawlWebsite', batch_scrape: 'batchScrapeWebPages', agent: 'runWebAgent' };
 
+/** Where an agent job reads the pages it opens: the page source routed for `web/scrape`, as monitor checks do. */
+export const AGENT_PAGES_OPERATION: OperationId = 'scrapeWebPage';
+
 export class ProviderRegistry {
   private readonly routes: Partial<Record<OperationId, string>>;
   private readonly providers: Record<string, DataProvider>;
@@ -38,9 +41,13 @@ export class ProviderRegistry {
     return name ? this.providers[name] : undefined;
   }
 
-  /** Whether jobs of `operationId` can run for this key: its provider supplies pages (crawl, batch scrape) or an agent (`runWebAgent`). */
+  /**
+   * Whether jobs of `operationId` can run for this key: its provider supplies pages (crawl, batch
+   * scrape), or an agent (`runWebAgent`) with a page source to read from under AGENT_PAGES_OPERATION.
+   */
   runsJobs(key: KeyKind, operationId: OperationId): boolean {
     const provider = this.providerFor(key, operationId);
-    return operationId === 'runWebAgent' ? provider?.agent !== undefined : provider?.pages !== undefined;
+    if (operationId !== 'runWebAgent') return provider?.pages !== undefined;
+    return provider?.agent !== undefined && this.providerFor(key, AGENT_PAGES_OPERATION)?.pages !== undefined;
   }
 }

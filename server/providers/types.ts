@@ -4,7 +4,6 @@ import type { OperationId } from '../../generated/operations.ts';
 import type { components } from '../../generated/types.ts';
 
 type WebDocument = components['schemas']['WebDocument'];
-type AgentAnswer = components['schemas']['AgentAnswer'];
 
 /** Operations answered synchronously by a provider: their `data` comes straight from it. */
 export const DATA_OPERATION_IDS = [
@@ -65,17 +64,31 @@ export interface PageSource {
   crawlSize?(startUrl: string, limit: number, follows: (link: string, depth: number) => boolean): number;
 }
 
-/** What a `web/agent` job asks. */
-export interface AgentRequest {
-  url: string;
+/**
+ * Where a `web/agent` job stands before its next step, as the job runner saved it: what the job
+ * asks, every page read so far and how many more it may open.
+ */
+export interface AgentState {
   prompt: string;
+  /** The job's `model` (`spark-1-mini`, `spark-1-pro`): it sets the page budget. */
   model: string;
-  signal?: AbortSignal;
+  startUrl: string;
+  /** Every page read so far, the start page first; a page that could not be read says so in its `markdown`. */
+  pagesRead: { url: string; markdown: string }[];
+  /** Pages the agent may still open; at 0 it must answer. */
+  pagesLeft: number;
 }
 
-/** Runs `web/agent` jobs (on the job runner); a failure is a ProviderError. */
+/** The agent's next move: open one more page (fetched by the job runner), or answer. */
+export type AgentMove = { action: 'open'; url: string } | { action: 'answer'; text: string; data: Record<string, unknown> | null };
+
+/**
+ * Runs `web/agent` jobs one step at a time: the job runner saves each step and asks for the next
+ * move; the pages it opens are fetched by the job runner, not by the agent. A failure is a
+ * ProviderError; `signal` aborts when the job is cancelled or the runner stops.
+ */
 export interface WebAgent {
-  answer(request: AgentRequest): Promise<AgentAnswer>;
+  step(state: AgentState, signal: AbortSignal): Promise<AgentMove>;
 }
 
 /**
@@ -99,7 +112,8 @@ export interface MonitorJudge {
  * One provider: answers the `data` of the data operations routed to it, and may offer more. Each
  * optional capability is asked for through the registry, under the operation that routes it:
  * `pages` under `crawlWebsite`, `batchScrapeWebPages` (jobs) and `scrapeWebPage` (monitor checks),
- * `agent` under `runWebAgent`, `judge` under `extractWebData` (the model provider); a monitor in
+ * `agent` under `runWebAgent` (reading its pages from the page source routed under
+ * `scrapeWebPage`), `judge` under `extractWebData` (the model provider); a monitor in
  * mode search calls `fetch` of the provider routed for `searchWeb`.
  */
 export interface DataProvider {

@@ -19,7 +19,7 @@ export { createOpenAiModel, modelUpstream, type OpenAiModel } from './model-clie
 export { readPageThrough, type ReadPage } from './read-page.ts';
 
 export interface OpenAiAdapter {
-  /** Serves `extractWebData`, and judges monitors' changes (`judge`). */
+  /** Serves `extractWebData`, judges monitors' changes (`judge`) and runs `runWebAgent` jobs through its `agent` (one agentStep per job step). */
   provider: DataProvider;
   agentStep: AgentStep;
   /** Closes the connections to the model server (at shutdown). */
@@ -30,9 +30,10 @@ export interface OpenAiAdapter {
 export function createOpenAiAdapter(config: OpenAiConfig, deps: { logger: Logger; readPage: ReadPage }): OpenAiAdapter {
   const upstream = modelUpstream(config, deps.logger);
   const model = createOpenAiModel(config, { upstream, logger: deps.logger });
+  const agentStep = agentStepper(model);
   return {
-    provider: { ...createOpenAiProvider(model, { readPage: deps.readPage }), judge: changeJudge(model) },
-    agentStep: agentStepper(model),
+    provider: { ...createOpenAiProvider(model, { readPage: deps.readPage }), judge: changeJudge(model), agent: { step: agentStep } },
+    agentStep,
     close: () => upstream.close(),
   };
 }

@@ -4,7 +4,7 @@
  */
 import { ProviderError, type PageSource } from '../types.ts';
 import { failOnMagicUrl } from './magic-failures.ts';
-import { childUrls, sandboxAgentAnswer, sandboxDocument } from './web-jobs.ts';
+import { childUrls, sandboxAgentAnswer, sandboxAgentPlan, sandboxDocument } from './web-jobs.ts';
 import type { MonitorJudge, WebAgent } from '../types.ts';
 
 /** The links of a sandbox page: a few pages below its path (its query and fragment aside). */
@@ -46,10 +46,18 @@ export const sandboxPageSource: PageSource = {
   },
 };
 
-/** The sandbox's agent: a made-up answer from the start URL, the prompt and the model. */
+/**
+ * The sandbox's agent, step by step as a live one: it opens the pages of its plan (the start URL
+ * and a few below it, more for spark-1-pro) one per step while its budget lasts, then answers
+ * with a made-up answer from the start URL, the prompt and the model.
+ */
 export const sandboxAgent: WebAgent = {
-  async answer(request) {
-    return sandboxAgentAnswer(request.url, request.prompt, request.model);
+  async step(state) {
+    const read = new Set(state.pagesRead.map((page) => new URL(page.url).href));
+    const next = sandboxAgentPlan(state.startUrl, state.model).find((url) => !read.has(new URL(url).href));
+    if (next !== undefined && state.pagesLeft > 0) return { action: 'open', url: next };
+    const { text, data } = sandboxAgentAnswer(state.startUrl, state.prompt, state.model);
+    return { action: 'answer', text, data };
   },
 };
 

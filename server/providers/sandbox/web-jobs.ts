@@ -41,12 +41,17 @@ export function childUrls(url: string): string[] {
   return random.words(random.int(2, 4)).map((word) => `${base}${word}`);
 }
 
-/** The answer of an agent job starting at `url`: prose, a JSON object when the prompt asks for one, and its sources. */
+/** The pages a sandbox agent job starting at `url` reads, start first: 2 with spark-1-mini, 5 with spark-1-pro. */
+export function sandboxAgentPlan(url: string, model: string): string[] {
+  return sandboxCrawlUrls(url, model === 'spark-1-pro' ? 5 : 2, 2);
+}
+
+/** The answer of an agent job starting at `url`: prose, a JSON object when the prompt asks for one, and its sources (the pages of its plan). */
 export function sandboxAgentAnswer(url: string, prompt: string, model: string): AgentAnswer {
   failOnMagicUrl(url);
   const random = requestRandom('runWebAgent', { url, prompt, model });
   const thorough = model === 'spark-1-pro';
-  const sources = sandboxCrawlUrls(url, thorough ? 5 : 2, 2);
+  const sources = sandboxAgentPlan(url, model);
   const text = [
     `Based on ${sources.length} page${sources.length === 1 ? '' : 's'} of ${new URL(url).hostname}:`,
     ...Array.from({ length: thorough ? 4 : 2 }, () => `- ${random.sentence(8, 16)}`),

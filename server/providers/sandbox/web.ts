@@ -9,7 +9,7 @@ import { SANDBOX_NOW, SeededRandom } from './seeded.ts';
 import { buildPage, mainContentMarkdown, pageMetadata, renderDocument, type PageOptions } from './web-page.ts';
 import { buildSite, rankLinks, type SiteLink } from './web-site.ts';
 
-export { sandboxAgentAnswer, sandboxCrawlUrls, sandboxDocument } from './web-jobs.ts';
+export { sandboxAgentAnswer, sandboxAgentPlan, sandboxCrawlUrls, sandboxDocument } from './web-jobs.ts';
 
 type WebDocument = components['schemas']['WebDocument'];
 type WebSearchResults = components['schemas']['WebSearchResults'];
