@@ -93,7 +93,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const agent = guardedAgent(policy);
   const pool = new ConversionPool();
   const web = options.web ? createWebProvider({ policy, agent, pool, ...(options.web.limits ? { limits: options.web.limits } : {}) }) : undefined;
-  const providers = buildProviders({ ...(web ? { web } : {}), upstreams: options.upstreams ?? {}, routes: options.routes ?? {}, extra: options.providers ?? {}, logger });
+  let providers: ProviderRegistry;
+  try {
+    providers = buildProviders({ ...(web ? { web } : {}), upstreams: options.upstreams ?? {}, routes: options.routes ?? {}, extra: options.providers ?? {}, logger });
+  } catch (error) {
+    stores.database.close();
+    await Promise.allSettled([pool.close(), agent.destroy()]);
+    throw error;
+  }
   const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true, allowPrivateNetwork: options.allowPrivateNetwork ?? false, publicBaseUrl: options.publicBaseUrl ?? null, corsOrigins: options.corsOrigins ?? null }, stores, providers, clock, logger, metrics, readiness });
   const server: Server = await new Promise((resolve) => {
     const listening = createHttpServer(app, { publicBaseUrl: options.publicBaseUrl ?? null }).listen(0, '127.0.0.1', () => resolve(listening));
