@@ -95,6 +95,17 @@ describe('buildProviders, through the real app', () => {
     expect(sent.messages.at(-1)!.content).toContain(`Page URL: ${site.origin}/pricing`);
   });
 
+  it('without the web provider to read pages, web/extract answers 503 capability_unavailable, uncharged, and the model is not asked', async () => {
+    const target = await startTestServer({ upstreams: { openai: { baseUrl: `${model.baseUrl}/v1`, apiKey: null, model: 'm' } } });
+    servers.push(target);
+    const before = model.requests.length;
+    const { secret } = target.key({ sandbox: false });
+    const answer = await target.call(`/web/extract?url=${encodeURIComponent(`${site.origin}/pricing`)}&prompt=prices`, { key: secret });
+    expect([answer.status, answer.body.error.code, answer.body.credits_used]).toEqual([503, 'capability_unavailable', 0]);
+    expect(answer.body.error.message).toBe('Reading pages needs the web provider, and none is configured; no credits were used.');
+    expect(model.requests.length).toBe(before);
+  });
+
   it('a route to an adapter whose variables are not set stops start-up, naming PROVIDER_ROUTES', async () => {
     await expect(startTestServer({ web: {}, upstreams: upstreams().searxng, routes: { searchWeb: 'brave' } })).rejects.toThrow(ConfigError);
     await expect(startTestServer({ web: {}, routes: { extractWebData: 'openai' } })).rejects.toThrow(/^PROVIDER_ROUTES routes extractWebData to "openai", which is not a provider \(known: web\)/);

@@ -4,6 +4,7 @@
  * under the address policy, by the web provider.
  */
 import type { components } from '../../generated/types.ts';
+import { capabilityUnavailable } from '../../lib/error-messages.ts';
 import { ProviderError, type DataProvider } from './types.ts';
 
 type PageMetadata = components['schemas']['PageMetadata'];
@@ -38,7 +39,7 @@ export function readPageThrough(web: DataProvider): ReadPage {
   };
 }
 
-/** The ReadPage of a server without the web provider: every page answers 503, uncharged. */
+/** The ReadPage of a server without the web provider (some tests' servers): every page answers 503 `capability_unavailable`, uncharged. */
 export const noPageReader: ReadPage = async () => {
-  throw new ProviderError('provider_unavailable', 'No page reader is configured to read pages for this operation; no credits were used.');
+  throw new ProviderError('capability_unavailable', capabilityUnavailable('Reading pages needs the web provider, and none is configured'));
 };
