@@ -9,8 +9,12 @@ let folder: string;
 beforeAll(async () => (folder = await mkdtemp(join(tmpdir(), 'config-'))));
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
-type Case = { value: string; field: keyof ServerConfig; expected: unknown };
-type BadCase = { value: string; message: string };
+/** `with`: the other variables set beside it (an adapter's variables work together). */
+type Case = { value: string; field: keyof ServerConfig; expected: unknown; with?: Record<string, string> };
+type BadCase = { value: string; message: string; with?: Record<string, string> };
+
+const NO_UPSTREAMS = { searxng: null, brave: null, firecrawl: null, openai: null };
+const LOCAL_MODEL = { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', OPENAI_MODEL: 'qwen2.5-7b-instruct' };
 
 /** Per variable: what it sets, from a good value, and what a bad value says. */
 const variables: Record<string, { good: Case[]; bad: BadCase[] }> = {
@@ -46,11 +50,11 @@ const variables: Record<string, { good: Case[]; bad: BadCase[] }> = {
   },
   PROVIDER_ROUTES: {
     good: [
-      { value: '', field: 'providerRoutes', expected: { scrapeWebPage: 'web', mapWebsite: 'web', crawlWebsite: 'web', batchScrapeWebPages: 'web' } },
-      { value: '{"searchWeb":"acme"}', field: 'providerRoutes', expected: { scrapeWebPage: 'web', mapWebsite: 'web', crawlWebsite: 'web', batchScrapeWebPages: 'web', searchWeb: 'acme' } },
+      { value: '', field: 'providerRoutes', expected: {} },
+      { value: '{"searchWeb":"brave","runWebAgent":"openai"}', field: 'providerRoutes', expected: { searchWeb: 'brave', runWebAgent: 'openai' } },
     ],
     bad: [
-      { value: '{"fooBar":"web"}', message: 'PROVIDER_ROUTES has "fooBar", which is not an operation a provider serves (operations: scrapeWebPage, searchWeb, mapWebsite, extractWebData, listCollectionVideos, getPriceHistory, getMicroblogPost, listSocialEvents, crawlWebsite, batchScrapeWebPages)' },
+      { value: '{"fooBar":"web"}', message: 'PROVIDER_ROUTES has "fooBar", which is not an operation a provider serves (operations: scrapeWebPage, searchWeb, mapWebsite, extractWebData, listCollectionVideos, getPriceHistory, getMicroblogPost, listSocialEvents, crawlWebsite, batchScrapeWebPages, runWebAgent)' },
       { value: '{"listJobs":"web"}', message: 'PROVIDER_ROUTES has "listJobs", which is not an operation a provider serves' },
       { value: '{"searchWeb":3}', message: 'PROVIDER_ROUTES routes searchWeb to 3; a route is a provider\'s name, such as "web"' },
       { value: '["web"]', message: 'PROVIDER_ROUTES must be a JSON object of operationId to provider name, got "["web"]"' },
@@ -86,6 +90,38 @@ const variables: Record<string, { good: Case[]; bad: BadCase[] }> = {
     good: [{ value: '', field: 'corsOrigins', expected: null }, { value: '*', field: 'corsOrigins', expected: '*' }, { value: 'https://app.example.com', field: 'corsOrigins', expected: ['https://app.example.com'] }],
     bad: [{ value: 'app.example.com/path', message: 'CORS_ORIGINS must be * or a comma-separated list of origins' }],
   },
+  SEARXNG_URL: {
+    good: [{ value: '', field: 'upstreams', expected: NO_UPSTREAMS }, { value: 'http://127.0.0.1:8888/', field: 'upstreams', expected: { ...NO_UPSTREAMS, searxng: { url: 'http://127.0.0.1:8888' } } }],
+    bad: [{ value: '127.0.0.1:8888', message: 'SEARXNG_URL must be an http(s) URL without query or fragment' }],
+  },
+  BRAVE_SEARCH_API_KEY: {
+    good: [{ value: 'BSAkey123', field: 'upstreams', expected: { ...NO_UPSTREAMS, brave: { url: 'https://api.search.brave.com', apiKey: 'BSAkey123' } } }],
+    bad: [{ value: 'BSA key', message: 'BRAVE_SEARCH_API_KEY must be one API key without spaces or line breaks' }],
+  },
+  BRAVE_SEARCH_URL: {
+    good: [{ value: 'http://10.0.0.5:9000', with: { BRAVE_SEARCH_API_KEY: 'BSAkey123' }, field: 'upstreams', expected: { ...NO_UPSTREAMS, brave: { url: 'http://10.0.0.5:9000', apiKey: 'BSAkey123' } } }],
+    bad: [{ value: 'http://10.0.0.5:9000', message: 'BRAVE_SEARCH_URL is set but BRAVE_SEARCH_API_KEY is not' }],
+  },
+  FIRECRAWL_API_URL: {
+    good: [{ value: 'http://127.0.0.1:3002', field: 'upstreams', expected: { ...NO_UPSTREAMS, firecrawl: { url: 'http://127.0.0.1:3002', apiKey: undefined } } }],
+    bad: [{ value: 'ftp://firecrawl.internal', message: 'FIRECRAWL_API_URL must be an http(s) URL without query or fragment' }],
+  },
+  FIRECRAWL_API_KEY: {
+    good: [{ value: 'fc-123', field: 'upstreams', expected: { ...NO_UPSTREAMS, firecrawl: { url: 'https://api.firecrawl.dev', apiKey: 'fc-123' } } }],
+    bad: [{ value: 'fc 123', message: 'FIRECRAWL_API_KEY must be one API key without spaces or line breaks' }],
+  },
+  OPENAI_BASE_URL: {
+    good: [{ value: 'http://127.0.0.1:8000/v1', with: { OPENAI_MODEL: 'qwen2.5-7b-instruct' }, field: 'upstreams', expected: { ...NO_UPSTREAMS, openai: { baseUrl: 'http://127.0.0.1:8000/v1', apiKey: null, model: 'qwen2.5-7b-instruct' } } }],
+    bad: [{ value: 'http://127.0.0.1:8000/v1/chat/completions', with: { OPENAI_MODEL: 'qwen2.5-7b-instruct' }, message: 'OPENAI_BASE_URL must be the base URL, the part before /chat/completions' }],
+  },
+  OPENAI_API_KEY: {
+    good: [{ value: 'sk-test', with: { OPENAI_MODEL: 'gpt-4o-mini' }, field: 'upstreams', expected: { ...NO_UPSTREAMS, openai: { baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-test', model: 'gpt-4o-mini' } } }],
+    bad: [{ value: 'sk test', with: LOCAL_MODEL, message: 'OPENAI_API_KEY must be one API key without spaces or line breaks' }],
+  },
+  OPENAI_MODEL: {
+    good: [{ value: 'llama3.2', with: { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }, field: 'upstreams', expected: { ...NO_UPSTREAMS, openai: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: null, model: 'llama3.2' } } }],
+    bad: [{ value: '', with: { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1' }, message: 'OPENAI_MODEL must name the model to call' }],
+  },
   PUBLIC_BASE_URL: {
     good: [{ value: '', field: 'publicBaseUrl', expected: null }, { value: 'https://api.example.com/', field: 'publicBaseUrl', expected: 'https://api.example.com' }],
     bad: [{ value: 'api.example.com', message: 'PUBLIC_BASE_URL must be the http or https URL under which /v1 and /docs are served, such as https://api.example.com, got "api.example.com"' }],
@@ -108,14 +144,14 @@ describe('the configuration', () => {
     for (const name of Object.keys(variables)) expect(readme).toContain(`| \`${name}\` |`);
   });
 
-  it.each(goodCases)('$name="$value" sets $field', ({ name, value, field, expected }) => {
-    expect(readConfig({ [name]: value })[field]).toEqual(expected);
+  it.each(goodCases)('$name="$value" sets $field', ({ name, value, field, expected, with: others }) => {
+    expect(readConfig({ ...others, [name]: value })[field]).toEqual(expected);
   });
 
-  it.each(badCases)('$name="$value" is refused, naming the variable', ({ name, value, message }) => {
+  it.each(badCases)('$name="$value" is refused, naming the variable', ({ name, value, message, with: others }) => {
     let failure: unknown;
     try {
-      readConfig({ [name]: withFolder(value) });
+      readConfig({ ...others, [name]: withFolder(value) });
     } catch (error) {
       failure = error;
     }

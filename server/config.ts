@@ -6,11 +6,24 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { OperationId } from '../generated/operations.ts';
 import { parseCorsOrigins, type CorsOrigins } from '../lib/cors.ts';
+import { ConfigError } from './config-error.ts';
+import { braveConfig, type BraveConfig } from './providers/brave/config.ts';
+import { firecrawlConfig, type FirecrawlConfig } from './providers/firecrawl/config.ts';
+import { openaiConfig, type OpenAiConfig } from './providers/openai/config.ts';
+import { searxngConfig, type SearxngConfig } from './providers/searxng/config.ts';
 import { PROVIDER_OPERATION_IDS } from './providers/types.ts';
 
 export interface RateLimitPolicy {
   requests: number;
   windowSeconds: number;
+}
+
+/** The upstream adapters' settings, each read by the adapter's own reader; null where its variables are unset (the adapter is off). */
+export interface UpstreamConfigs {
+  searxng: SearxngConfig | null;
+  brave: BraveConfig | null;
+  firecrawl: FirecrawlConfig | null;
+  openai: OpenAiConfig | null;
 }
 
 export interface ServerConfig {
@@ -20,8 +33,10 @@ export interface ServerConfig {
   databaseUrl: string;
   /** Default per-key policy; a key may carry its own. */
   rateLimit: RateLimitPolicy;
-  /** Providers of live keys, per operation; an operation absent here answers 503 for live keys. */
+  /** `PROVIDER_ROUTES`: the operator's routes of live keys, over the default ones (providers/build-providers.ts). */
   providerRoutes: Partial<Record<OperationId, string>>;
+  /** The upstreams the adapters call (SearXNG, Brave, Firecrawl, a model server); an adapter is built when its variables are set. */
+  upstreams: UpstreamConfigs;
   /** Lets user-given URLs reach private and loopback addresses (intranet deployments, tests). */
   allowPrivateNetwork: boolean;
   /** Headless Chromium for `wait_for` and screenshots, or null when none is configured. */
@@ -37,7 +52,7 @@ export interface ServerConfig {
   publicBaseUrl: string | null;
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /** pino's levels; `silent` logs nothing. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -120,12 +135,9 @@ export function parseRateLimit(text: string, name: string): RateLimitPolicy {
   return { requests, windowSeconds };
 }
 
-/** The built-in routes of live keys: the web provider fetches pages itself. */
-export const DEFAULT_PROVIDER_ROUTES: ServerConfig['providerRoutes'] = { scrapeWebPage: 'web', mapWebsite: 'web', crawlWebsite: 'web', batchScrapeWebPages: 'web' };
-
 function providerRoutes(env: NodeJS.ProcessEnv): ServerConfig['providerRoutes'] {
   const text = env.PROVIDER_ROUTES;
-  if (!text) return { ...DEFAULT_PROVIDER_ROUTES };
+  if (!text) return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -141,7 +153,7 @@ function providerRoutes(env: NodeJS.ProcessEnv): ServerConfig['providerRoutes'] 
     }
     if (typeof provider !== 'string' || provider === '') throw new ConfigError(`PROVIDER_ROUTES routes ${operationId} to ${JSON.stringify(provider)}; a route is a provider's name, such as "web"`);
   }
-  return { ...DEFAULT_PROVIDER_ROUTES, ...(parsed as ServerConfig['providerRoutes']) };
+  return parsed as ServerConfig['providerRoutes'];
 }
 
 function corsOrigins(env: NodeJS.ProcessEnv): CorsOrigins | null {
@@ -160,6 +172,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: databaseUrl(env),
     rateLimit: parseRateLimit(env.RATE_LIMIT || '120/60', 'RATE_LIMIT'),
     providerRoutes: providerRoutes(env),
+    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env) },
     allowPrivateNetwork: booleanFlag(env, 'ALLOW_PRIVATE_NETWORK'),
     chromiumPath: executable(env, 'CHROMIUM_PATH'),
     checkResponseHeaders: oneOf(env, 'NODE_ENV', NODE_ENVS, 'development') !== 'production',

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import searxngWeb from './providers/searxng/fixtures/web.json' with { type: 'json' };
+import { json, startFakeUpstream } from './test-support/fake-upstream.ts';
 
 function start(env: Record<string, string>) {
   const child = spawn(process.execPath, ['server/main.ts'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -58,6 +60,31 @@ describe('the server process', () => {
     expect((await exited)[0]).toBe(0);
   });
 
+  it('with SEARXNG_URL set, start-up logs that searxng serves web/search, a live key searches on it, and SIGTERM still exits 0', async () => {
+    const searxng = await startFakeUpstream(json(200, searxngWeb));
+    try {
+      const env = { DATABASE_URL: join(folder, 'searxng.sqlite'), SEARXNG_URL: searxng.baseUrl };
+      const created = spawnSync(process.execPath, ['server/cli/keys.ts', 'create', '--credits', '10'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+      const key = created.stdout.trim().split('\n').at(-1)!;
+      const server = start({ PORT: '0', LOG_LEVEL: 'info', ...env });
+      await expect.poll(server.output, { timeout: 15_000 }).toMatch(/listening on/);
+      const routesLines = server.output().split('\n').filter((line) => line.includes('"msg":"live keys:'));
+      expect(routesLines).toHaveLength(1);
+      expect(routesLines[0]).toContain('searchWeb → searxng');
+      expect(routesLines[0]).toContain('503 provider_unavailable: extractWebData, listCollectionVideos, getPriceHistory, getMicroblogPost, listSocialEvents, runWebAgent');
+      const baseUrl = /listening on (\S+)/.exec(server.output())![1]!;
+      const answer = await fetch(`${baseUrl}/web/search?query=benchmarks&limit=1`, { headers: { 'x-api-key': key } });
+      expect(answer.status).toBe(200);
+      expect((await answer.json()).data.results[0].url).toBe('https://qdrant.tech/benchmarks/');
+      expect(searxng.requests[0]!.url).toMatch(/^\/search\?q=benchmarks&format=json/);
+      const exited = once(server.child, 'exit');
+      server.child.kill('SIGTERM');
+      expect((await exited)[0]).toBe(0);
+    } finally {
+      await searxng.close();
+    }
+  });
+
   it.each<{ env: Record<string, string>; message: string }>([
     { env: { PORT: 'http' }, message: 'PORT must be an integer from 0 to 65535, got "http"' },
     { env: { RATE_LIMIT: 'lots' }, message: 'RATE_LIMIT must be REQUESTS/SECONDS with both at least 1, such as 120/60, got "lots"' },
@@ -66,6 +93,9 @@ describe('the server process', () => {
     { env: { LOG_LEVEL: 'loud' }, message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"' },
     { env: { HOST: '999.1.1.1' }, message: 'HOST must be an IP address of this machine (such as 127.0.0.1, 0.0.0.0 or ::) or a host name, got "999.1.1.1"' },
     { env: { NODE_ENV: 'prod' }, message: 'NODE_ENV must be one of production, development, test, got "prod"' },
+    { env: { SEARXNG_URL: 'localhost:8888' }, message: 'SEARXNG_URL must be an http(s) URL without query or fragment, such as http://127.0.0.1:8080; got "localhost:8888"' },
+    { env: { OPENAI_MODEL: 'llama3.2' }, message: 'OPENAI_BASE_URL must be set to use OPENAI_MODEL' },
+    { env: { PROVIDER_ROUTES: '{"searchWeb":"searxng"}' }, message: 'PROVIDER_ROUTES routes searchWeb to "searxng", which is not a provider (known: web)' },
   ])('refuses to start with a bad configuration, naming the variable, exit 2: $message', async ({ env, message }) => {
     const server = start({ DATABASE_URL: ':memory:', ...env });
     const [code] = await once(server.child, 'exit');

@@ -18,8 +18,8 @@ import { listen, ListenError } from './listen.ts';
 import { createLogger } from './logger.ts';
 import { Metrics } from './operator/metrics.ts';
 import type { Readiness } from './operator/routes.ts';
-import { ProviderRegistry } from './providers/registry.ts';
-import { sandboxProvider } from './providers/sandbox/index.ts';
+import { buildProviders } from './providers/build-providers.ts';
+import type { ProviderRegistry } from './providers/registry.ts';
 import { createWebProvider } from './providers/web/index.ts';
 import { repeat } from './repeat.ts';
 import { openStores, type Stores } from './store/index.ts';
@@ -59,7 +59,8 @@ try {
 }
 let providers: ProviderRegistry;
 try {
-  providers = new ProviderRegistry(config.providerRoutes, { web: createWebProvider({ policy, agent, pool, ...(browser ? { browser } : {}) }) }, sandboxProvider);
+  const web = createWebProvider({ policy, agent, pool, ...(browser ? { browser } : {}) });
+  providers = buildProviders({ web, upstreams: config.upstreams, routes: config.providerRoutes, logger });
 } catch (error) {
   stores.database.close();
   if (!(error instanceof ConfigError)) throw error;
@@ -70,9 +71,9 @@ const readiness: Readiness = { shuttingDown: false };
 const app = createApp({ config, stores, providers, clock: systemClock, logger, metrics, readiness });
 const server = createHttpServer(app, { publicBaseUrl: config.publicBaseUrl });
 
-/** Closes what start-up opened: the browser, the conversion workers and the database (open connections end with the process). */
+/** Closes what start-up opened: the browser, the conversion workers, the adapters' connections and the database (open connections end with the process). */
 async function closeResources(): Promise<void> {
-  await Promise.allSettled([browser?.close(), pool.close()]);
+  await Promise.allSettled([browser?.close(), pool.close(), providers.close()]);
   stores.database.close();
 }
 

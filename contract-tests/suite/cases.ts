@@ -11,6 +11,7 @@ import type { ErrorCode } from '../../generated/errors.ts';
 import { contractOperations, resolve, type ContractOperation } from '../contract.ts';
 import { edgeCases } from './edge-cases.ts';
 import { liveCases } from './live-cases.ts';
+import { upstreamCases } from './upstream-cases.ts';
 import { requestEchoCases } from './request-echo-cases.ts';
 import type { KeyRole, TargetName } from './targets.ts';
 import { validRequests, type CallResult, type OperationId, type ValidRequest } from './valid-requests.ts';
@@ -322,7 +323,7 @@ function keyCasesOf(operation: ContractOperation): ContractCase[] {
   return cases;
 }
 
-const SERVERS: TargetName[] = ['server', 'server-live'];
+const SERVERS: TargetName[] = ['server', 'server-live', 'server-upstreams'];
 const UNKNOWN_IDS: Record<string, string> = { job_id: 'job_01M7W3QYVRK6724RN1MPS1JQRE', monitor_id: 'mon_01JD8XE6SZAEAVSNTCPM5Q1NXW' };
 
 /**
@@ -374,5 +375,6 @@ export const contractCases: ContractCase[] = [
   ...routingCases,
   ...operations.flatMap(selectionCasesOf),
   ...liveCases,
+  ...upstreamCases,
   ...edgeCases,
 ];

@@ -1,7 +1,8 @@
 /**
  * The targets the shared cases run against, each started by the suite on a free loopback port:
- * the mock (`npm run mock`); the real server with a sandbox key; and the real server with a live
- * key, whose web operations fetch the local test site for real.
+ * the mock (`npm run mock`); the real server with a sandbox key; the real server with a live key,
+ * whose web operations fetch the local test site for real; and the real server with a live key
+ * and its upstream adapters configured (SEARXNG_URL, OPENAI_BASE_URL) against fakes on loopback.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { OperationId } from '../../generated/operations.ts';
 import { startTestSite } from '../../server/test-support/test-site.ts';
+import { startFakeModel, startFakeSearxng } from './upstream-fakes.ts';
 
-export type TargetName = 'mock' | 'server' | 'server-live';
+export type TargetName = 'mock' | 'server' | 'server-live' | 'server-upstreams';
 
 /**
  * Keys in a given state, for the cases of authentication, scope, billing and rate limits. Only a
@@ -25,11 +27,18 @@ export type KeyRole = 'invalid' | 'revoked' | 'expired' | 'financeOnly' | 'noCre
 export const CASE_SITE_ORIGIN = 'https://example.com';
 
 /**
- * Operations a live key has no provider for yet: the built-in web provider serves scrape, map,
- * crawl and batch scrape (server/config.ts, DEFAULT_PROVIDER_ROUTES); jobs and monitors are the
- * key's own. A valid request to one of these answers 503 provider_unavailable, uncharged.
+ * Operations a live key has no provider for without upstream adapters: the built-in web provider
+ * serves scrape, map, crawl and batch scrape (providers/build-providers.ts, defaultRoutes); jobs
+ * and monitors are the key's own. A valid request to one of these answers 503 provider_unavailable, uncharged.
  */
 const WITHOUT_LIVE_PROVIDER: OperationId[] = ['searchWeb', 'extractWebData', 'runWebAgent', 'listCollectionVideos', 'getPriceHistory', 'getMicroblogPost', 'listSocialEvents'];
+
+/**
+ * Operations a live key has no provider for even with every adapter configured: no adapter yet
+ * for short video, finance, microblog and social events; and the agent until the openai provider
+ * runs `web/agent` jobs (its `agent`).
+ */
+const WITHOUT_UPSTREAM_ADAPTER: OperationId[] = ['listCollectionVideos', 'getPriceHistory', 'getMicroblogPost', 'listSocialEvents'];
 
 export interface RunningTarget {
   name: TargetName;
@@ -133,16 +142,33 @@ async function roleKeys(env: Record<string, string>, mode: string[]): Promise<{ 
   };
 }
 
+/** What runs beside a live server: the test site its web operations fetch, and the fake upstreams of its adapters. */
+async function liveSurroundings(mode: 'live' | 'upstreams'): Promise<{ env: Record<string, string>; siteOrigin: string; unavailable: OperationId[]; close(): Promise<void> }> {
+  const site = await startTestSite();
+  if (mode === 'live') return { env: {}, siteOrigin: site.origin, unavailable: WITHOUT_LIVE_PROVIDER, close: () => site.close() };
+  const [searxng, model] = await Promise.all([startFakeSearxng(), startFakeModel()]);
+  return {
+    env: { SEARXNG_URL: searxng.baseUrl, OPENAI_BASE_URL: `${model.baseUrl}/v1`, OPENAI_MODEL: 'contract-suite-model' },
+    siteOrigin: site.origin,
+    unavailable: WITHOUT_UPSTREAM_ADAPTER,
+    async close() {
+      await Promise.all([site.close(), searxng.close(), model.close()]);
+    },
+  };
+}
+
 /**
  * The real server on a database of its own in a temporary folder, with a key issued by
  * `key:create` (the command operators use) and a rate limit the suite cannot reach. A sandbox key
  * answers from the sandbox provider; a live key fetches for real, here from the local test site
- * (ALLOW_PRIVATE_NETWORK lets it reach loopback). Keys in each KeyRole state come with it.
+ * (ALLOW_PRIVATE_NETWORK lets it reach loopback), and with `upstreams` searches and asks a model
+ * through the adapters, on fakes (their base URLs are trusted configuration: no
+ * ALLOW_PRIVATE_NETWORK needed for them). Keys in each KeyRole state come with it.
  */
-async function startServer(name: TargetName, mode: 'sandbox' | 'live'): Promise<RunningTarget> {
+async function startServer(name: TargetName, mode: 'sandbox' | 'live' | 'upstreams'): Promise<RunningTarget> {
   const folder = await mkdtemp(join(tmpdir(), 'contract-server-'));
-  const site = mode === 'live' ? await startTestSite() : undefined;
-  const env = { DATABASE_URL: join(folder, 'service.sqlite'), RATE_LIMIT: '1000000/60', JOB_TICK_MS: '20', LOG_LEVEL: 'warn', ...(site ? { ALLOW_PRIVATE_NETWORK: 'true' } : {}) };
+  const live = mode === 'sandbox' ? undefined : await liveSurroundings(mode);
+  const env = { DATABASE_URL: join(folder, 'service.sqlite'), RATE_LIMIT: '1000000/60', JOB_TICK_MS: '20', LOG_LEVEL: 'warn', ...(live ? { ALLOW_PRIVATE_NETWORK: 'true', ...live.env } : {}) };
   const modeOptions = mode === 'sandbox' ? ['--sandbox'] : [];
   const { secret: apiKey } = await createKey(env, ['--credits', '1000000', '--name', `contract suite (${mode})`, ...modeOptions]);
   const roles = await roleKeys(env, modeOptions);
@@ -153,10 +179,10 @@ async function startServer(name: TargetName, mode: 'sandbox' | 'live'): Promise<
   return {
     ...target,
     keys: roles.keys,
-    ...(site ? { siteOrigin: site.origin, unavailable: WITHOUT_LIVE_PROVIDER } : {}),
+    ...(live ? { siteOrigin: live.siteOrigin, unavailable: live.unavailable } : {}),
     async stop() {
       await target.stop();
-      await site?.close();
+      await live?.close();
       await rm(folder, { recursive: true, force: true });
     },
   };
@@ -166,6 +192,7 @@ const starters: Record<TargetName, () => Promise<RunningTarget>> = {
   mock: () => startProcess('mock', 'mock/main.ts', 'any-key-the-mock-accepts'),
   server: () => startServer('server', 'sandbox'),
   'server-live': () => startServer('server-live', 'live'),
+  'server-upstreams': () => startServer('server-upstreams', 'upstreams'),
 };
 
 /** The targets to run: `CONTRACT_TARGETS` (comma-separated) or all of them. */

@@ -54,7 +54,7 @@ describe('monitors on live providers (SearXNG and an OpenAI-compatible model on 
 
   /** A test server whose live keys have `routes` to the fakes, with a scheduler ticked by hand. */
   async function liveServer(routes: { searchWeb?: 'searxng'; extractWebData?: 'openai' } = { searchWeb: 'searxng', extractWebData: 'openai' }) {
-    const search = createSearxngProvider({ url: searxng.baseUrl }, { logger: createLogger('silent'), readPage: async () => ({ markdown: null }), limits: TEST_LIMITS });
+    const search = createSearxngProvider({ url: searxng.baseUrl }, { logger: createLogger('silent'), readPage: async (url) => ({ url, markdown: '' }), limits: TEST_LIMITS });
     const server = await startTestServer({ providers: { searxng: search, openai: openai.provider }, routes });
     servers.push(server);
     searxng.requests.length = 0;

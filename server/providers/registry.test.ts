@@ -46,4 +46,18 @@ describe('the provider registry', () => {
   it('refuses a route to a provider that does not exist, naming the route and the known providers', () => {
     expect(() => new ProviderRegistry({ searchWeb: 'searxng' }, { web: fetchOnly }, sandboxProvider)).toThrow(new ConfigError('PROVIDER_ROUTES routes searchWeb to "searxng", which is not a provider (known: web)'));
   });
+
+  it('liveServing names the provider of each operation for a live key, null where it answers 503 (a job route whose provider lacks pages)', () => {
+    expect(registry.liveServing()).toMatchObject({ searchWeb: 'search', crawlWebsite: 'pages', batchScrapeWebPages: null, extractWebData: 'agent', runWebAgent: 'agent', getPriceHistory: null });
+  });
+
+  it('close() closes every provider that has connections, even when one fails to close', async () => {
+    const closed: string[] = [];
+    const closing = (name: string, fails = false): DataProvider => ({ ...fetchOnly, name, close: async () => {
+      closed.push(name);
+      if (fails) throw new Error('already closed');
+    } });
+    await new ProviderRegistry({}, { a: closing('a', true), b: closing('b'), c: fetchOnly }, sandboxProvider).close();
+    expect(closed).toEqual(['a', 'b']);
+  });
 });

@@ -7,8 +7,8 @@
 import type { OperationId } from '../../generated/operations.ts';
 import type { ApiKey } from '../store/api-keys.ts';
 import type { Job } from '../store/jobs.ts';
-import { ConfigError } from '../config.ts';
-import type { DataProvider } from './types.ts';
+import { ConfigError } from '../config-error.ts';
+import { PROVIDER_OPERATION_IDS, type DataProvider } from './types.ts';
 
 /** A key as the registry reads it: only whether it is a sandbox key (a job record carries the same flag). */
 export type KeyKind = Pick<ApiKey, 'sandbox'>;
@@ -49,5 +49,19 @@ export class ProviderRegistry {
     const provider = this.providerFor(key, operationId);
     if (operationId !== 'runWebAgent') return provider?.pages !== undefined;
     return provider?.agent !== undefined && this.providerFor(key, AGENT_PAGES_OPERATION)?.pages !== undefined;
+  }
+
+  /** For a live key, the name of the provider serving each operation a provider can serve, or null where it answers 503 (no route, or a job's provider lacks `pages` or `agent`). */
+  liveServing(): Record<string, string | null> {
+    const live = { sandbox: false };
+    return Object.fromEntries(PROVIDER_OPERATION_IDS.map((operationId) => {
+      const serves = Object.values(JOB_OPERATION).includes(operationId) ? this.runsJobs(live, operationId) : this.providerFor(live, operationId) !== undefined;
+      return [operationId, serves ? this.routes[operationId]! : null];
+    }));
+  }
+
+  /** Closes every provider's connections (at shutdown); a provider that fails to close does not keep the others open. */
+  async close(): Promise<void> {
+    await Promise.allSettled(Object.values(this.providers).map((provider) => provider.close?.()));
   }
 }

@@ -11,8 +11,8 @@ export const DATA_OPERATION_IDS = [
 ] as const satisfies readonly OperationId[];
 export type DataOperationId = (typeof DATA_OPERATION_IDS)[number];
 
-/** Every operation a provider can serve, and so every key PROVIDER_ROUTES may have: the data operations and the jobs the job runner fetches pages for. */
-export const PROVIDER_OPERATION_IDS: readonly OperationId[] = [...DATA_OPERATION_IDS, 'crawlWebsite', 'batchScrapeWebPages'];
+/** Every operation a provider can serve, and so every key PROVIDER_ROUTES may have: the data operations, the jobs the job runner fetches pages for, and the agent's jobs. */
+export const PROVIDER_OPERATION_IDS: readonly OperationId[] = [...DATA_OPERATION_IDS, 'crawlWebsite', 'batchScrapeWebPages', 'runWebAgent'];
 
 export interface ProviderCall {
   operationId: DataOperationId;
@@ -122,6 +122,8 @@ export interface DataProvider {
   pages?: PageSource;
   agent?: WebAgent;
   judge?: MonitorJudge;
+  /** Closes the provider's connections to its upstream (an adapter's pool); called once, at shutdown. */
+  close?(): Promise<void>;
 }
 
 /** A failure of the upstream, with the contract's error code for it and the headers its answer carries (`Retry-After`). */

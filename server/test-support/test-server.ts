@@ -9,12 +9,12 @@ import type { CorsOrigins } from '../../lib/cors.ts';
 import { createHttpServer } from '../../lib/http-server.ts';
 import { createApp } from '../app.ts';
 import type { Clock } from '../clock.ts';
-import { DEFAULT_PROVIDER_ROUTES } from '../config.ts';
+import type { UpstreamConfigs } from '../config.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import type { FetchLimits } from '../outbound/fetch-page.ts';
 import { createLogger } from '../logger.ts';
-import { ProviderRegistry } from '../providers/registry.ts';
-import { sandboxProvider } from '../providers/sandbox/index.ts';
+import { buildProviders } from '../providers/build-providers.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
 import type { DataProvider } from '../providers/types.ts';
 import { ConversionPool } from '../providers/web/conversion-pool.ts';
 import { createWebProvider } from '../providers/web/index.ts';
@@ -43,10 +43,14 @@ export class ManualClock implements Clock {
 }
 
 export interface TestServerOptions {
+  /** Providers of the test, reached through `routes`. */
   providers?: Record<string, DataProvider>;
+  /** `PROVIDER_ROUTES`: over the default routes of what is built (`web`, `upstreams`). */
   routes?: Partial<Record<OperationId, string>>;
   /** The built-in web provider, as `web`, routed as `npm start` routes it (under `routes`), fetching under the test server's address policy. */
   web?: { limits?: Partial<FetchLimits> };
+  /** The upstream adapters to build, as `npm start` builds them from their variables (config.ts), routed by default as it routes them. */
+  upstreams?: Partial<UpstreamConfigs>;
   rateLimit?: { requests: number; windowSeconds: number };
   allowPrivateNetwork?: boolean;
   /** `CORS_ORIGINS`, parsed. */
@@ -88,9 +92,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // What main.ts builds once and hands down; this server's own, closed with it.
   const agent = guardedAgent(policy);
   const pool = new ConversionPool();
-  const web: Record<string, DataProvider> = options.web ? { web: createWebProvider({ policy, agent, pool, ...(options.web.limits ? { limits: options.web.limits } : {}) }) } : {};
-  const routes = options.web ? { ...DEFAULT_PROVIDER_ROUTES, ...options.routes } : (options.routes ?? {});
-  const providers = new ProviderRegistry(routes, { ...web, ...options.providers }, sandboxProvider);
+  const web = options.web ? createWebProvider({ policy, agent, pool, ...(options.web.limits ? { limits: options.web.limits } : {}) }) : undefined;
+  let providers: ProviderRegistry;
+  try {
+    providers = buildProviders({ ...(web ? { web } : {}), upstreams: options.upstreams ?? {}, routes: options.routes ?? {}, extra: options.providers ?? {}, logger });
+  } catch (error) {
+    stores.database.close();
+    await Promise.allSettled([pool.close(), agent.destroy()]);
+    throw error;
+  }
   const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true, allowPrivateNetwork: options.allowPrivateNetwork ?? false, publicBaseUrl: options.publicBaseUrl ?? null, corsOrigins: options.corsOrigins ?? null }, stores, providers, clock, logger, metrics, readiness });
   const server: Server = await new Promise((resolve) => {
     const listening = createHttpServer(app, { publicBaseUrl: options.publicBaseUrl ?? null }).listen(0, '127.0.0.1', () => resolve(listening));
@@ -121,6 +131,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       stores.database.close();
+      await providers.close();
       await pool.close();
       await agent.destroy();
     },

@@ -3,8 +3,6 @@
  * upstream's reset, no credit used, nothing cached (the next call asks the upstream again).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pino from 'pino';
-import { createSearxngProvider } from '../providers/searxng/index.ts';
 import web from '../providers/searxng/fixtures/web.json' with { type: 'json' };
 import { sandboxProvider } from '../providers/sandbox/index.ts';
 import { ProviderError, type DataProvider } from '../providers/types.ts';
@@ -31,8 +29,7 @@ describe('an upstream failure answered by the service', () => {
   const throttled = throttledOnce();
   beforeAll(async () => {
     fake = await startFakeUpstream();
-    const searxng = createSearxngProvider({ url: fake.baseUrl }, { logger: pino({ level: 'silent' }), readPage: async () => ({ markdown: null }) });
-    server = await startTestServer({ providers: { searxng, throttled }, routes: { searchWeb: 'searxng', scrapeWebPage: 'throttled' } });
+    server = await startTestServer({ upstreams: { searxng: { url: fake.baseUrl } }, providers: { throttled }, routes: { scrapeWebPage: 'throttled' } });
   });
   afterAll(async () => {
     await server.close();

@@ -1,5 +1,5 @@
 /** Reading an upstream's variables: a base URL, a key. Unset is null (the adapter is off); a bad value stops start-up naming the variable. */
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config-error.ts';
 
 /** An http(s) base URL without query or fragment, trailing slashes dropped; undefined when unset or empty. */
 export function upstreamUrl(env: NodeJS.ProcessEnv, name: string, fallback?: string): string | undefined {

@@ -6,6 +6,7 @@ import { ConfigError } from '../../config.ts';
 import { capturingLogger, json, startFakeUpstream, type FakeAnswer, type FakeUpstream } from '../../test-support/fake-upstream.ts';
 import { failureCases, TEST_LIMITS } from '../search/search-adapter.cases.ts';
 import { ProviderError, type DataProvider } from '../types.ts';
+import type { ReadPage } from '../read-page.ts';
 import { braveConfig, createBraveProvider } from './index.ts';
 import web from './fixtures/web.json' with { type: 'json' };
 import news from './fixtures/news.json' with { type: 'json' };
@@ -27,7 +28,7 @@ const bySource: FakeAnswer = (request, response) => {
   json(200, url.pathname.endsWith('/images/search') ? images : url.searchParams.get('result_filter') === 'news' ? news : web)(request, response);
 };
 
-function provider(logger = pino({ level: 'silent' }), readPage = async (_url: string) => ({ markdown: null as string | null })): DataProvider {
+function provider(logger = pino({ level: 'silent' }), readPage: ReadPage = async () => Promise.reject(new Error('no page reader'))): DataProvider {
   return createBraveProvider({ url: fake.baseUrl, apiKey: KEY }, { logger, readPage, limits: TEST_LIMITS, now: () => NOW });
 }
 
@@ -106,7 +107,7 @@ describe('the brave adapter', () => {
     const data = await provider(pino({ level: 'silent' }), async (url) => {
       read.push(url);
       if (url.includes('qdrant')) throw new Error('refused');
-      return { markdown: '# Page' };
+      return { markdown: '# Page', url };
     }).fetch({ operationId: 'searchWeb', query: { query: 'benchmarks', include_content: true, limit: 3 }, signal: new AbortController().signal }) as { results: { markdown: string | null }[] };
     expect(read).toHaveLength(3);
     expect(data.results.map((result) => result.markdown)).toEqual([null, '# Page', '# Page']);

@@ -1,5 +1,5 @@
 /** The Brave Search adapter's variables. */
-import { ConfigError } from '../../config.ts';
+import { ConfigError } from '../../config-error.ts';
 import { upstreamKey, upstreamUrl } from '../../upstream/upstream-config.ts';
 
 export const BRAVE_SEARCH_DEFAULT_URL = 'https://api.search.brave.com';

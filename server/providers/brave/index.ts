@@ -87,6 +87,7 @@ export function createBraveProvider(config: BraveConfig, deps: SearchProviderDep
 
   return {
     name: 'brave',
+    close: () => client.close(),
     async fetch(call: ProviderCall): Promise<Record<string, unknown>> {
       assertSearchCall('brave', call);
       const request = searchRequest(call.query);

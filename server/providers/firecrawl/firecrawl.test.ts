@@ -6,6 +6,7 @@ import { ConfigError } from '../../config.ts';
 import { json, startFakeUpstream, type FakeAnswer, type FakeUpstream } from '../../test-support/fake-upstream.ts';
 import { failureCases, TEST_LIMITS } from '../search/search-adapter.cases.ts';
 import { ProviderError, type DataProvider } from '../types.ts';
+import type { ReadPage } from '../read-page.ts';
 import { createFirecrawlProvider, firecrawlConfig } from './index.ts';
 import fixture from './fixtures/search.json' with { type: 'json' };
 import empty from './fixtures/empty.json' with { type: 'json' };
@@ -20,11 +21,11 @@ let fake: FakeUpstream;
 beforeAll(async () => { fake = await startFakeUpstream(); });
 afterAll(async () => { await fake.close(); });
 
-function provider(readPage = async (_url: string) => ({ markdown: null as string | null }), apiKey: string | null = KEY): DataProvider {
+function provider(readPage: ReadPage = async () => Promise.reject(new Error('no page reader')), apiKey: string | null = KEY): DataProvider {
   return createFirecrawlProvider({ url: fake.baseUrl, apiKey: apiKey ?? undefined }, { logger: pino({ level: 'silent' }), readPage, limits: TEST_LIMITS, now: () => NOW });
 }
 
-async function search(query: Record<string, unknown>, answer: FakeAnswer = json(200, fixture), readPage?: (url: string) => Promise<{ markdown: string | null }>) {
+async function search(query: Record<string, unknown>, answer: FakeAnswer = json(200, fixture), readPage?: ReadPage) {
   fake.answer = answer;
   fake.requests.length = 0;
   const data = await provider(readPage).fetch({ operationId: 'searchWeb', query, signal: new AbortController().signal });
@@ -83,7 +84,7 @@ describe('the firecrawl adapter', () => {
     const { data } = await search({ query: 'benchmarks', include_content: true, limit: 2 }, json(200, fixture), async (url) => {
       read.push(url);
       if (url.includes('github')) return Promise.reject(new Error('timeout'));
-      return { markdown: '# Benchmarks' };
+      return { markdown: '# Benchmarks', url };
     });
     expect(read.sort()).toEqual(['https://github.com/erikbern/ann-benchmarks', 'https://qdrant.tech/benchmarks/']);
     expect(data.results.map((result) => result.markdown)).toEqual(['# Benchmarks', null]);

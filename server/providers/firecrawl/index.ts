@@ -41,6 +41,7 @@ export function createFirecrawlProvider(config: FirecrawlConfig, deps: SearchPro
 
   return {
     name: 'firecrawl',
+    close: () => client.close(),
     async fetch(call: ProviderCall): Promise<Record<string, unknown>> {
       assertSearchCall('firecrawl', call);
       const request = searchRequest(call.query);

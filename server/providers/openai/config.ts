@@ -2,7 +2,7 @@
  * The OpenAI-compatible model server the `openai` adapter calls: OpenAI itself, or vLLM,
  * llama.cpp's server, Ollama or any server answering `POST /chat/completions` under a `/v1` base URL.
  */
-import { ConfigError } from '../../config.ts';
+import { ConfigError } from '../../config-error.ts';
 import { upstreamKey, upstreamUrl } from '../../upstream/upstream-config.ts';
 
 export interface OpenAiConfig {

@@ -1,11 +1,11 @@
 /** What the search adapters share as a provider: their dependencies and the one operation they serve. */
 import type { Logger } from 'pino';
 import { ProviderError, type ProviderCall } from '../types.ts';
-import type { ReadPage } from './search-results.ts';
+import type { ReadPage } from '../read-page.ts';
 
 export interface SearchProviderDeps {
   logger: Logger;
-  /** Reads a result page for `include_content` (main.ts: the web provider's scrape, under the address policy). */
+  /** Reads a result page for `include_content` (build-providers.ts: the web provider's scrape, under the address policy). */
   readPage: ReadPage;
   /** Bounds of the upstream client, over the adapter's defaults. */
   limits?: Partial<{ timeoutMs: number; maxResponseBytes: number; maxInFlight: number }>;

@@ -4,6 +4,7 @@
  * `include_content` asks. Fields come from the upstream or are null: never invented.
  */
 import type { components } from '../../../generated/types.ts';
+import type { ReadPage } from '../read-page.ts';
 import type { SearchCategory, SearchRequest, SearchSource, TimeRange } from './search-request.ts';
 
 type SearchResult = components['schemas']['SearchResult'];
@@ -19,8 +20,8 @@ export interface FoundResult {
   category?: unknown;
 }
 
-/** Reads a result page as `web/scrape` does, under the address policy; null markdown when it cannot. */
-export type ReadPage = (url: string, signal: AbortSignal) => Promise<{ markdown: string | null }>;
+/** How long reading one result page for `include_content` may take. */
+export const RESULT_PAGE_TIMEOUT_MS = 15_000;
 
 const HOUR = 3_600_000;
 const TIME_RANGE_MS: Record<TimeRange, number> = { hour: HOUR, day: 24 * HOUR, week: 7 * 24 * HOUR, month: 31 * 24 * HOUR, year: 366 * 24 * HOUR };
@@ -57,7 +58,7 @@ export function keptResults(found: readonly FoundResult[], source: SearchSource,
   return results.slice(0, request.limit).map((result, index) => ({ ...result, position: index + 1 }));
 }
 
-/** With `include_content`, each result's page as Markdown (a few at a time); a page that cannot be read leaves it null. */
+/** With `include_content`, each result's page as Markdown, its main content as `web/scrape` gives it (a few at a time); a page that cannot be read leaves it null. */
 export async function withContent(results: SearchResult[], request: SearchRequest, readPage: ReadPage, signal: AbortSignal, concurrency = 4): Promise<SearchResult[]> {
   if (!request.includeContent) return results;
   const read = [...results];
@@ -66,7 +67,7 @@ export async function withContent(results: SearchResult[], request: SearchReques
     while (next < read.length) {
       const index = next++;
       const result = read[index]!;
-      const markdown = await readPage(result.url, signal).then((page) => page.markdown, () => null);
+      const markdown = await readPage(result.url, { onlyMainContent: true, timeoutMs: RESULT_PAGE_TIMEOUT_MS }, signal).then((page) => page.markdown, () => null);
       read[index] = { ...result, markdown };
     }
   };

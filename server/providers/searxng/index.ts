@@ -68,6 +68,7 @@ export function createSearxngProvider(config: SearxngConfig, deps: SearchProvide
 
   return {
     name: 'searxng',
+    close: () => client.close(),
     async fetch(call: ProviderCall): Promise<Record<string, unknown>> {
       assertSearchCall('searxng', call);
       const request = searchRequest(call.query);

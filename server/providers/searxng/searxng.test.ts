@@ -6,6 +6,7 @@ import { ConfigError } from '../../config.ts';
 import { json, startFakeUpstream, type FakeAnswer, type FakeUpstream } from '../../test-support/fake-upstream.ts';
 import { failureCases, TEST_LIMITS } from '../search/search-adapter.cases.ts';
 import { ProviderError, type DataProvider } from '../types.ts';
+import type { ReadPage } from '../read-page.ts';
 import { createSearxngProvider, searxngConfig } from './index.ts';
 import web from './fixtures/web.json' with { type: 'json' };
 import news from './fixtures/news.json' with { type: 'json' };
@@ -26,11 +27,11 @@ const bySource: FakeAnswer = (request, response) => {
   json(200, categories === 'news' ? news : categories === 'images' ? images : web)(request, response);
 };
 
-function provider(readPage = async (_url: string) => ({ markdown: null as string | null })): DataProvider {
+function provider(readPage: ReadPage = async () => Promise.reject(new Error('no page reader'))): DataProvider {
   return createSearxngProvider({ url: `${fake.baseUrl}/searxng/` }, { logger: pino({ level: 'silent' }), readPage, limits: TEST_LIMITS, now: () => NOW });
 }
 
-async function search(query: Record<string, unknown>, answer: FakeAnswer = bySource, readPage?: (url: string) => Promise<{ markdown: string | null }>) {
+async function search(query: Record<string, unknown>, answer: FakeAnswer = bySource, readPage?: ReadPage) {
   fake.answer = answer;
   fake.requests.length = 0;
   const data = await provider(readPage).fetch({ operationId: 'searchWeb', query, signal: new AbortController().signal });
@@ -107,10 +108,10 @@ describe('the searxng adapter', () => {
 
   it('include_content reads each result page through readPage; a page that cannot be read leaves its markdown null', async () => {
     const read: string[] = [];
-    const readPage = async (url: string) => {
+    const readPage: ReadPage = async (url) => {
       read.push(url);
       if (url.includes('github.com')) throw new ProviderError('upstream_failed', 'The page answered 500.');
-      return { markdown: `# ${url}` };
+      return { markdown: `# ${url}`, url };
     };
     const { data } = await search({ query: 'benchmarks', include_content: true, limit: 3 }, json(200, web), readPage);
     expect(read.sort()).toEqual(['https://example-dev-blog.com/posts/pgvector-vs-milvus', 'https://github.com/erikbern/ann-benchmarks', 'https://qdrant.tech/benchmarks/']);

@@ -1,0 +1,53 @@
+/**
+ * The upstreams of the `server-upstreams` target, on loopback (server/test-support/fake-upstream.ts):
+ * a SearXNG answering `/search` with the adapter's documented fixtures (by category), and an
+ * OpenAI-compatible model server answering `/chat/completions` with the API reference's example
+ * completion carrying a valid answer: for a `json_schema` request, a value made deterministically
+ * from the schema (the sandbox's filler); for `json_object`, a small fixed object.
+ */
+import type { ServerResponse } from 'node:http';
+import { completion } from '../../server/providers/openai/fixtures.ts';
+import { sampleFromSchema } from '../../server/providers/sandbox/json-schema-sample.ts';
+import { SeededRandom } from '../../server/providers/sandbox/seeded.ts';
+import images from '../../server/providers/searxng/fixtures/images.json' with { type: 'json' };
+import news from '../../server/providers/searxng/fixtures/news.json' with { type: 'json' };
+import web from '../../server/providers/searxng/fixtures/web.json' with { type: 'json' };
+import { json, startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../../server/test-support/fake-upstream.ts';
+
+/** What the fake model answers a prompt alone (JSON mode). */
+export const JSON_MODE_ANSWER = { answer: 'The fake model server read the page.' };
+
+/** SearXNG's categories as the adapter asks them: news and images their own fixture, the rest the web one. */
+const BY_CATEGORY: Record<string, unknown> = { news, images };
+
+function notFound(request: RecordedRequest, response: ServerResponse): void {
+  json(404, { error: `no ${request.method} ${request.url} on this fake` })(request, response);
+}
+
+export function startFakeSearxng(): Promise<FakeUpstream> {
+  return startFakeUpstream((request, response) => {
+    const url = new URL(request.url, 'http://searxng.invalid');
+    if (request.method !== 'GET' || url.pathname !== '/search' || url.searchParams.get('format') !== 'json') return notFound(request, response);
+    json(200, BY_CATEGORY[url.searchParams.get('categories') ?? ''] ?? web)(request, response);
+  });
+}
+
+interface ChatRequest {
+  response_format?: { type: 'json_object' } | { type: 'json_schema'; json_schema: { schema: Record<string, unknown> } };
+}
+
+/** The model's answer to one request: valid for its schema, the same for the same schema. */
+export function fakeModelAnswer(body: ChatRequest): unknown {
+  const format = body.response_format;
+  if (format?.type !== 'json_schema') return JSON_MODE_ANSWER;
+  const schema = format.json_schema.schema;
+  return sampleFromSchema(new SeededRandom(JSON.stringify(schema)), schema);
+}
+
+/** A model server under `{baseUrl}/v1`. */
+export function startFakeModel(): Promise<FakeUpstream> {
+  return startFakeUpstream((request, response) => {
+    if (request.method !== 'POST' || request.url !== '/v1/chat/completions') return notFound(request, response);
+    json(200, completion({ content: JSON.stringify(fakeModelAnswer(request.body as ChatRequest)) }))(request, response);
+  });
+}
