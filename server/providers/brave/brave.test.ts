@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { describeErrors, validatorAt } from '../../../contract-tests/contract.ts';
-import { errorCatalog } from '../../../generated/errors.ts';
 import { ConfigError } from '../../config.ts';
 import { capturingLogger, json, startFakeUpstream, type FakeAnswer, type FakeUpstream } from '../../test-support/fake-upstream.ts';
-import { failureCases, TEST_LIMITS } from '../search/search-adapter.cases.ts';
-import { ProviderError, type DataProvider } from '../types.ts';
+import { expectSearchFailure, failureCases, TEST_LIMITS } from '../search/search-adapter.cases.ts';
+import type { DataProvider } from '../types.ts';
 import type { ReadPage } from '../read-page.ts';
 import { braveConfig, createBraveProvider } from './index.ts';
 import web from './fixtures/web.json' with { type: 'json' };
@@ -128,14 +127,9 @@ describe('the brave adapter', () => {
     expect(log.text()).not.toContain(KEY);
   });
 
-  it.each(failureCases('Brave Search', { headers: { 'X-RateLimit-Remaining': '14, 0', 'X-RateLimit-Reset': '1, 86400' }, retryAfter: '86400' }))('$name', async ({ answer, code, status, message, headers }) => {
-    fake.answer = answer;
-    const error = await provider().fetch({ operationId: 'searchWeb', query: { query: 'electric ferry' }, signal: new AbortController().signal }).catch((reason: unknown) => reason);
-    expect(error).toBeInstanceOf(ProviderError);
-    const failure = error as ProviderError;
-    expect([errorCatalog[failure.code].status, failure.code, failure.message]).toEqual([status, code, message]);
-    if (headers) expect(failure.headers).toEqual(headers);
-    expect(failure.message).not.toContain(KEY);
+  it.each(failureCases('Brave Search', { headers: { 'X-RateLimit-Remaining': '14, 0', 'X-RateLimit-Reset': '1, 86400' }, retryAfter: '86400' }))('$name', async (failure) => {
+    fake.answer = failure.answer;
+    await expectSearchFailure(provider(), failure, KEY);
   });
 });
 

@@ -4,7 +4,10 @@
  * JSON, an answer past the time bound, an oversized answer. Only the upstream's name and its rate
  * headers differ between adapters.
  */
+import { expect } from 'vitest';
+import { errorCatalog } from '../../../generated/errors.ts';
 import { html, json, oversized, slow, type FakeAnswer } from '../../test-support/fake-upstream.ts';
+import { ProviderError, type DataProvider } from '../types.ts';
 
 /** The time and size bounds the adapters' tests give their client. */
 export const TEST_LIMITS = { timeoutMs: 300, maxResponseBytes: 64 * 1024, maxInFlight: 2 };
@@ -32,4 +35,17 @@ export function failureCases(provider: string, rate: { headers: Record<string, s
     { name: 'an answer past the time bound is 504 upstream_timeout', answer: slow(1500), code: 'upstream_timeout', status: 504, message: `${provider} did not answer within ${TEST_LIMITS.timeoutMs} ms.` },
     { name: 'an oversized answer is 502 upstream_failed', answer: oversized(TEST_LIMITS.maxResponseBytes * 2), code: 'upstream_failed', status: 502, message: `${provider} answered more than ${TEST_LIMITS.maxResponseBytes} bytes.` },
   ];
+}
+
+/**
+ * Asserts how `provider` fails a search while its fake upstream answers `failure.answer`: the
+ * ProviderError's status, code, message and headers, and never `secret` (its key or address) in the message.
+ */
+export async function expectSearchFailure(provider: DataProvider, failure: FailureCase, secret: string): Promise<void> {
+  const error = await provider.fetch({ operationId: 'searchWeb', query: { query: 'electric ferry' }, signal: new AbortController().signal }).catch((reason: unknown) => reason);
+  expect(error).toBeInstanceOf(ProviderError);
+  const { code, message, headers } = error as ProviderError;
+  expect([errorCatalog[code].status, code, message]).toEqual([failure.status, failure.code, failure.message]);
+  if (failure.headers) expect(headers).toEqual(failure.headers);
+  expect(message).not.toContain(secret);
 }
