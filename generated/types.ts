@@ -360,7 +360,7 @@ export interface paths {
         };
         /**
          * List the videos of a short-video collection
-         * @description Returns one page of the videos in a public short-video collection, in the collection's order, with the collection's title, owner and size. Costs **1 credit** per page. Page with `limit` (default 20) and `cursor`; `data.next_cursor` is `null` on the last page. Engagement metrics the upstream does not provide are `null`. Not cached: every call fetches fresh data (`X-Cache: BYPASS`, `cached: false`). A collection that does not exist or is not public answers 404 `upstream_not_found`; the upstream failing or not answering in time answers 502 `upstream_failed` or 504 `upstream_timeout`, with no credits used.
+         * @description Returns one page of the videos in a public short-video collection, in the collection's order, with the collection's title, owner, size and URL where the upstream gives them (each `null` otherwise: the `tiktok` adapter's item list gives only the videos). Costs **1 credit** per page. Page with `limit` (default 20) and `cursor`; `data.next_cursor` is `null` on the last page. A page holds fewer than `limit` videos when the upstream's pages are smaller (TikTok gives at most 30 per page); follow `next_cursor` for the rest. Engagement metrics the upstream does not provide are `null`. Not cached: every call fetches fresh data (`X-Cache: BYPASS`, `cached: false`). A collection that does not exist or is not public answers 404 `upstream_not_found`; the upstream failing or not answering in time answers 502 `upstream_failed` or 504 `upstream_timeout`, with no credits used.
          */
         get: operations["listCollectionVideos"];
         put?: never;
@@ -1607,10 +1607,10 @@ export interface components {
             video_count: number | null;
             /**
              * Format: uri
-             * @description The public URL of the collection.
+             * @description The public URL of the collection, or `null` when the upstream does not give it (TikTok's item list names neither the collection's owner nor its title, which its page URL is made of).
              * @example https://shortvideo.example/@chef.maya/collection/7301245839176508161
              */
-            url: string;
+            url: string | null;
         };
         /** @description Engagement counts of a short video at the time it was fetched. Metrics the upstream does not provide are `null`, never omitted and never `0` in their place. */
         ShortVideoStats: {
