@@ -13,7 +13,7 @@ afterAll(() => rm(folder, { recursive: true, force: true }));
 type Case = { value: string; field: keyof ServerConfig; expected: unknown; with?: Record<string, string> };
 type BadCase = { value: string; message: string; with?: Record<string, string> };
 
-const NO_UPSTREAMS = { searxng: null, brave: null, firecrawl: null, openai: null };
+const NO_UPSTREAMS = { searxng: null, brave: null, firecrawl: null, openai: null, tiktok: null };
 const LOCAL_MODEL = { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', OPENAI_MODEL: 'qwen2.5-7b-instruct' };
 
 /** Per variable: what it sets, from a good value, and what a bad value says. */
@@ -121,6 +121,21 @@ const variables: Record<string, { good: Case[]; bad: BadCase[] }> = {
   OPENAI_MODEL: {
     good: [{ value: 'llama3.2', with: { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }, field: 'upstreams', expected: { ...NO_UPSTREAMS, openai: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: null, model: 'llama3.2' } } }],
     bad: [{ value: '', with: { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1' }, message: 'OPENAI_MODEL must name the model to call' }],
+  },
+  TIKTOK_URL: {
+    good: [
+      { value: '', field: 'upstreams', expected: NO_UPSTREAMS },
+      { value: 'http://127.0.0.1:9300/', field: 'upstreams', expected: { ...NO_UPSTREAMS, tiktok: { url: 'http://127.0.0.1:9300', cookie: undefined } } },
+      { value: '', with: { PROVIDER_ROUTES: '{"listCollectionVideos":"tiktok"}' }, field: 'upstreams', expected: { ...NO_UPSTREAMS, tiktok: { url: 'https://www.tiktok.com', cookie: undefined } } },
+    ],
+    bad: [{ value: 'www.tiktok.com', message: 'TIKTOK_URL must be an http(s) URL without query or fragment' }],
+  },
+  TIKTOK_COOKIE: {
+    good: [{ value: 'sessionid=abc123; tt_csrf_token=xyz', with: { TIKTOK_URL: 'https://www.tiktok.com' }, field: 'upstreams', expected: { ...NO_UPSTREAMS, tiktok: { url: 'https://www.tiktok.com', cookie: 'sessionid=abc123; tt_csrf_token=xyz' } } }],
+    bad: [
+      { value: 'sessionid=abc123', message: 'TIKTOK_COOKIE is set but the tiktok adapter is off' },
+      { value: 'sessionid=abc123\nX: 1', with: { TIKTOK_URL: 'https://www.tiktok.com' }, message: 'TIKTOK_COOKIE must be one Cookie header value' },
+    ],
   },
   PUBLIC_BASE_URL: {
     good: [{ value: '', field: 'publicBaseUrl', expected: null }, { value: 'https://api.example.com/', field: 'publicBaseUrl', expected: 'https://api.example.com' }],

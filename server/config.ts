@@ -11,6 +11,7 @@ import { braveConfig, type BraveConfig } from './providers/brave/config.ts';
 import { firecrawlConfig, type FirecrawlConfig } from './providers/firecrawl/config.ts';
 import { openaiConfig, type OpenAiConfig } from './providers/openai/config.ts';
 import { searxngConfig, type SearxngConfig } from './providers/searxng/config.ts';
+import { tiktokConfig, type TiktokConfig } from './providers/tiktok/config.ts';
 import { PROVIDER_OPERATION_IDS } from './providers/types.ts';
 
 export interface RateLimitPolicy {
@@ -24,6 +25,7 @@ export interface UpstreamConfigs {
   brave: BraveConfig | null;
   firecrawl: FirecrawlConfig | null;
   openai: OpenAiConfig | null;
+  tiktok: TiktokConfig | null;
 }
 
 export interface ServerConfig {
@@ -166,13 +168,14 @@ function corsOrigins(env: NodeJS.ProcessEnv): CorsOrigins | null {
 
 /** Reads the configuration; throws ConfigError naming the first bad variable. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const routes = providerRoutes(env);
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: host(env),
     databaseUrl: databaseUrl(env),
     rateLimit: parseRateLimit(env.RATE_LIMIT || '120/60', 'RATE_LIMIT'),
-    providerRoutes: providerRoutes(env),
-    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env) },
+    providerRoutes: routes,
+    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env), tiktok: tiktokConfig(env, routes) },
     allowPrivateNetwork: booleanFlag(env, 'ALLOW_PRIVATE_NETWORK'),
     chromiumPath: executable(env, 'CHROMIUM_PATH'),
     checkResponseHeaders: oneOf(env, 'NODE_ENV', NODE_ENVS, 'development') !== 'production',

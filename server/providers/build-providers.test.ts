@@ -14,6 +14,8 @@ import { completion } from './openai/fixtures.ts';
 import braveWeb from './brave/fixtures/web.json' with { type: 'json' };
 import firecrawlSearch from './firecrawl/fixtures/search.json' with { type: 'json' };
 import searxngWeb from './searxng/fixtures/web.json' with { type: 'json' };
+import tiktokFirst from './tiktok/fixtures/item-list-first.json' with { type: 'json' };
+import tiktokNotFound from './tiktok/fixtures/not-found.json' with { type: 'json' };
 
 const FIRST_RESULT = 'https://qdrant.tech/benchmarks/';
 
@@ -106,6 +108,29 @@ describe('buildProviders, through the real app', () => {
     expect(model.requests.length).toBe(before);
   });
 
+  it('a live key\'s shortvideo/collection/videos, 503 without an adapter, is served by tiktok once TIKTOK_URL is set: charged; a missing collection 404 and another query\'s cursor 422, uncharged', async () => {
+    const tiktok = await startFakeUpstream(json(200, tiktokFirst));
+    try {
+      const path = '/shortvideo/collection/videos?collection_id=7301245839176508161&limit=2';
+      const without = await server({});
+      const unserved = await without.call(path, { key: without.key({ sandbox: false }).secret });
+      expect([unserved.status, unserved.body.error.code]).toEqual([503, 'provider_unavailable']);
+      const target = await server({ upstreams: { tiktok: { url: tiktok.baseUrl, cookie: undefined } } });
+      const { secret, id } = target.key({ sandbox: false, credits: 10 });
+      const answer = await target.call(path, { key: secret });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect([answer.body.data.videos.map((video: { id: string }) => video.id), answer.body.credits_used]).toEqual([['7423918845120019745', '7419027736154410273'], 1]);
+      const otherQuery = await target.call(`/shortvideo/collection/videos?collection_id=111&limit=2&cursor=${answer.body.data.next_cursor}`, { key: secret });
+      expect([otherQuery.status, otherQuery.body.error.code, otherQuery.body.credits_used]).toEqual([422, 'invalid_parameters', 0]);
+      tiktok.answer = json(200, tiktokNotFound);
+      const missing = await target.call(path, { key: secret });
+      expect([missing.status, missing.body.error.code, missing.body.credits_used]).toEqual([404, 'upstream_not_found', 0]);
+      expect(target.stores.ledger.balance(id)).toBe(9);
+    } finally {
+      await tiktok.close();
+    }
+  });
+
   it('a route to an adapter whose variables are not set stops start-up, naming PROVIDER_ROUTES', async () => {
     await expect(startTestServer({ web: {}, upstreams: upstreams().searxng, routes: { searchWeb: 'brave' } })).rejects.toThrow(ConfigError);
     await expect(startTestServer({ web: {}, routes: { extractWebData: 'openai' } })).rejects.toThrow(/^PROVIDER_ROUTES routes extractWebData to "openai", which is not a provider \(known: web\)/);
@@ -131,6 +156,7 @@ describe('defaultRoutes', () => {
     { built: ['firecrawl', 'brave'], routes: { searchWeb: 'brave' } },
     { built: ['brave', 'searxng'], routes: { searchWeb: 'searxng' } },
     { built: ['openai'], routes: { extractWebData: 'openai', runWebAgent: 'openai' } },
+    { built: ['tiktok'], routes: { listCollectionVideos: 'tiktok' } },
   ])('$built → $routes', ({ built, routes }) => {
     expect(defaultRoutes(built)).toEqual(routes);
   });

@@ -14,6 +14,7 @@ import { noPageReader, readPageThrough } from './read-page.ts';
 import { ProviderRegistry } from './registry.ts';
 import { sandboxProvider } from './sandbox/index.ts';
 import { createSearxngProvider } from './searxng/index.ts';
+import { createTiktokProvider } from './tiktok/index.ts';
 import type { DataProvider } from './types.ts';
 
 type Routes = Partial<Record<OperationId, string>>;
@@ -43,6 +44,7 @@ function adapters(options: ProviderOptions): Record<string, DataProvider> {
   if (upstreams.searxng) built.searxng = createSearxngProvider(upstreams.searxng, { logger, readPage });
   if (upstreams.brave) built.brave = createBraveProvider(upstreams.brave, { logger, readPage });
   if (upstreams.firecrawl) built.firecrawl = createFirecrawlProvider(upstreams.firecrawl, { logger, readPage });
+  if (upstreams.tiktok) built.tiktok = createTiktokProvider(upstreams.tiktok, { logger });
   if (upstreams.openai) {
     const openai = createOpenAiAdapter(upstreams.openai, { logger, readPage });
     built.openai = Object.assign(openai.provider, { close: openai.close });
@@ -57,6 +59,7 @@ export function defaultRoutes(built: readonly string[]): Routes {
   const search = SEARCH_ADAPTERS.find((name) => built.includes(name));
   if (search) routes.searchWeb = search;
   if (built.includes('openai')) for (const operationId of MODEL_OPERATIONS) routes[operationId] = 'openai';
+  if (built.includes('tiktok')) routes.listCollectionVideos = 'tiktok';
   return routes;
 }
 
