@@ -1,8 +1,9 @@
 /**
  * Cases for the `server-upstreams` target only: the real server with a live key whose `web/search`
- * and `web/extract` go through the searxng and openai adapters to fakes on loopback
- * (upstream-fakes.ts). They show the adapters really answered: SearXNG's documented results, the
- * model's answer about the test site's page, and what needs a search provider now accepted.
+ * and `web/extract` go through the searxng and openai adapters, and `shortvideo/collection/videos`
+ * through the tiktok adapter, to fakes on loopback (upstream-fakes.ts). They show the adapters
+ * really answered: SearXNG's documented results, the model's answer about the test site's page,
+ * TikTok's item list, and what needs a search provider now accepted.
  */
 import { expect } from 'vitest';
 import { contractOperations, type ContractOperation } from '../contract.ts';
@@ -17,6 +18,7 @@ function operation(operationId: string): ContractOperation {
 const search = operation('searchWeb');
 const extract = operation('extractWebData');
 const createMonitor = operation('createMonitor');
+const collectionVideos = operation('listCollectionVideos');
 const PLANS_SCHEMA = JSON.stringify({
   type: 'object',
   properties: { plans: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, monthly_usd: { type: ['number', 'null'] } }, required: ['name', 'monthly_usd'] } } },
@@ -65,6 +67,23 @@ export const upstreamCases: ContractCase[] = [
     query: { url: `${CASE_SITE_ORIGIN}/pricing`, schema: PLANS_SCHEMA },
     only: ['server-upstreams'],
     expected: { status: 200, check: ({ body }) => expect(Array.isArray(body.data.extracted.plans)).toBe(true) },
+  },
+  {
+    name: "listCollectionVideos (upstreams): TikTok's item list, mapped, with a next_cursor, charged",
+    operation: collectionVideos,
+    method: 'GET',
+    path: collectionVideos.path,
+    query: { collection_id: '7301245839176508161', limit: '2' },
+    only: ['server-upstreams'],
+    expected: {
+      status: 200,
+      check: ({ body }) => {
+        expect(body.data.videos.map((video: { url: string }) => video.url)).toEqual(['https://www.tiktok.com/@chef.maya/video/7423918845120019745', 'https://www.tiktok.com/@pastapapi/video/7419027736154410273']);
+        expect(body.data.videos[0].stats).toEqual({ views: 1284000, likes: 96400, comments: 812, shares: 3150, saves: 14820 });
+        expect(typeof body.data.next_cursor).toBe('string');
+        expect(body.credits_used).toBe(collectionVideos.object['x-credit-cost']);
+      },
+    },
   },
   {
     name: 'createMonitor (upstreams): mode search is accepted, a search provider being configured',

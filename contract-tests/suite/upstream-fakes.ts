@@ -3,7 +3,8 @@
  * a SearXNG answering `/search` with the adapter's documented fixtures (by category), and an
  * OpenAI-compatible model server answering `/chat/completions` with the API reference's example
  * completion carrying a valid answer: for a `json_schema` request, a value made deterministically
- * from the schema (the sandbox's filler); for `json_object`, a small fixed object.
+ * from the schema (the sandbox's filler); for `json_object`, a small fixed object; and TikTok's web
+ * app answering `/api/collection/item_list/` with the adapter's recorded-shape fixtures.
  */
 import type { ServerResponse } from 'node:http';
 import { completion } from '../../server/providers/openai/fixtures.ts';
@@ -12,6 +13,8 @@ import { SeededRandom } from '../../server/providers/sandbox/seeded.ts';
 import images from '../../server/providers/searxng/fixtures/images.json' with { type: 'json' };
 import news from '../../server/providers/searxng/fixtures/news.json' with { type: 'json' };
 import web from '../../server/providers/searxng/fixtures/web.json' with { type: 'json' };
+import tiktokFirst from '../../server/providers/tiktok/fixtures/item-list-first.json' with { type: 'json' };
+import tiktokLast from '../../server/providers/tiktok/fixtures/item-list-last.json' with { type: 'json' };
 import { json, startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../../server/test-support/fake-upstream.ts';
 
 /** What the fake model answers a prompt alone (JSON mode). */
@@ -49,5 +52,17 @@ export function startFakeModel(): Promise<FakeUpstream> {
   return startFakeUpstream((request, response) => {
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions') return notFound(request, response);
     json(200, completion({ content: JSON.stringify(fakeModelAnswer(request.body as ChatRequest)) }))(request, response);
+  });
+}
+
+/**
+ * TikTok's web app: `/api/collection/item_list/` answers the first page (`hasMore`, cursor "2") at
+ * cursor 0 and the last page after it, whatever the collection.
+ */
+export function startFakeTiktok(): Promise<FakeUpstream> {
+  return startFakeUpstream((request, response) => {
+    const url = new URL(request.url, 'http://tiktok.invalid');
+    if (request.method !== 'GET' || url.pathname !== '/api/collection/item_list/' || url.searchParams.get('aid') !== '1988') return notFound(request, response);
+    json(200, url.searchParams.get('cursor') === '0' ? tiktokFirst : tiktokLast)(request, response);
   });
 }
