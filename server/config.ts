@@ -11,6 +11,8 @@ import { braveConfig, type BraveConfig } from './providers/brave/config.ts';
 import { firecrawlConfig, type FirecrawlConfig } from './providers/firecrawl/config.ts';
 import { openaiConfig, type OpenAiConfig } from './providers/openai/config.ts';
 import { searxngConfig, type SearxngConfig } from './providers/searxng/config.ts';
+import { twelveDataConfig, type TwelveDataConfig } from './providers/twelvedata/config.ts';
+import { yahooConfig, type YahooConfig } from './providers/yahoo/config.ts';
 import { PROVIDER_OPERATION_IDS } from './providers/types.ts';
 
 export interface RateLimitPolicy {
@@ -24,6 +26,8 @@ export interface UpstreamConfigs {
   brave: BraveConfig | null;
   firecrawl: FirecrawlConfig | null;
   openai: OpenAiConfig | null;
+  yahoo: YahooConfig | null;
+  twelvedata: TwelveDataConfig | null;
 }
 
 export interface ServerConfig {
@@ -172,7 +176,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: databaseUrl(env),
     rateLimit: parseRateLimit(env.RATE_LIMIT || '120/60', 'RATE_LIMIT'),
     providerRoutes: providerRoutes(env),
-    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env) },
+    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env), yahoo: yahooConfig(env), twelvedata: twelveDataConfig(env) },
     allowPrivateNetwork: booleanFlag(env, 'ALLOW_PRIVATE_NETWORK'),
     chromiumPath: executable(env, 'CHROMIUM_PATH'),
     checkResponseHeaders: oneOf(env, 'NODE_ENV', NODE_ENVS, 'development') !== 'production',
