@@ -13,7 +13,7 @@ afterAll(() => rm(folder, { recursive: true, force: true }));
 type Case = { value: string; field: keyof ServerConfig; expected: unknown; with?: Record<string, string> };
 type BadCase = { value: string; message: string; with?: Record<string, string> };
 
-const NO_UPSTREAMS = { searxng: null, brave: null, firecrawl: null, openai: null, tiktok: null };
+const NO_UPSTREAMS = { searxng: null, brave: null, firecrawl: null, openai: null, yahoo: null, twelvedata: null, tiktok: null };
 const LOCAL_MODEL = { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', OPENAI_MODEL: 'qwen2.5-7b-instruct' };
 
 /** Per variable: what it sets, from a good value, and what a bad value says. */
@@ -109,6 +109,18 @@ const variables: Record<string, { good: Case[]; bad: BadCase[] }> = {
   FIRECRAWL_API_KEY: {
     good: [{ value: 'fc-123', field: 'upstreams', expected: { ...NO_UPSTREAMS, firecrawl: { url: 'https://api.firecrawl.dev', apiKey: 'fc-123' } } }],
     bad: [{ value: 'fc 123', message: 'FIRECRAWL_API_KEY must be one API key without spaces or line breaks' }],
+  },
+  YAHOO_FINANCE_URL: {
+    good: [{ value: '', field: 'upstreams', expected: NO_UPSTREAMS }, { value: 'http://127.0.0.1:9100/', field: 'upstreams', expected: { ...NO_UPSTREAMS, yahoo: { url: 'http://127.0.0.1:9100' } } }],
+    bad: [{ value: 'query1.finance.yahoo.com', message: 'YAHOO_FINANCE_URL must be an http(s) URL without query or fragment' }],
+  },
+  TWELVEDATA_API_KEY: {
+    good: [{ value: 'td123', field: 'upstreams', expected: { ...NO_UPSTREAMS, twelvedata: { url: 'https://api.twelvedata.com', apiKey: 'td123' } } }],
+    bad: [{ value: 'td 123', message: 'TWELVEDATA_API_KEY must be one API key without spaces or line breaks' }],
+  },
+  TWELVEDATA_URL: {
+    good: [{ value: 'http://10.0.0.6:9200', with: { TWELVEDATA_API_KEY: 'td123' }, field: 'upstreams', expected: { ...NO_UPSTREAMS, twelvedata: { url: 'http://10.0.0.6:9200', apiKey: 'td123' } } }],
+    bad: [{ value: 'http://10.0.0.6:9200', message: 'TWELVEDATA_URL is set but TWELVEDATA_API_KEY is not' }],
   },
   OPENAI_BASE_URL: {
     good: [{ value: 'http://127.0.0.1:8000/v1', with: { OPENAI_MODEL: 'qwen2.5-7b-instruct' }, field: 'upstreams', expected: { ...NO_UPSTREAMS, openai: { baseUrl: 'http://127.0.0.1:8000/v1', apiKey: null, model: 'qwen2.5-7b-instruct' } } }],

@@ -12,6 +12,8 @@ import { firecrawlConfig, type FirecrawlConfig } from './providers/firecrawl/con
 import { openaiConfig, type OpenAiConfig } from './providers/openai/config.ts';
 import { searxngConfig, type SearxngConfig } from './providers/searxng/config.ts';
 import { tiktokConfig, type TiktokConfig } from './providers/tiktok/config.ts';
+import { twelveDataConfig, type TwelveDataConfig } from './providers/twelvedata/config.ts';
+import { yahooConfig, type YahooConfig } from './providers/yahoo/config.ts';
 import { PROVIDER_OPERATION_IDS } from './providers/types.ts';
 
 export interface RateLimitPolicy {
@@ -26,6 +28,8 @@ export interface UpstreamConfigs {
   firecrawl: FirecrawlConfig | null;
   openai: OpenAiConfig | null;
   tiktok: TiktokConfig | null;
+  yahoo: YahooConfig | null;
+  twelvedata: TwelveDataConfig | null;
 }
 
 export interface ServerConfig {
@@ -175,7 +179,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: databaseUrl(env),
     rateLimit: parseRateLimit(env.RATE_LIMIT || '120/60', 'RATE_LIMIT'),
     providerRoutes: routes,
-    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env), tiktok: tiktokConfig(env, routes) },
+    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env), yahoo: yahooConfig(env), twelvedata: twelveDataConfig(env), tiktok: tiktokConfig(env, routes) },
     allowPrivateNetwork: booleanFlag(env, 'ALLOW_PRIVATE_NETWORK'),
     chromiumPath: executable(env, 'CHROMIUM_PATH'),
     checkResponseHeaders: oneOf(env, 'NODE_ENV', NODE_ENVS, 'development') !== 'production',

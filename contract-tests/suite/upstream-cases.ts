@@ -19,6 +19,7 @@ const search = operation('searchWeb');
 const extract = operation('extractWebData');
 const createMonitor = operation('createMonitor');
 const collectionVideos = operation('listCollectionVideos');
+const history = operation('getPriceHistory');
 const PLANS_SCHEMA = JSON.stringify({
   type: 'object',
   properties: { plans: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, monthly_usd: { type: ['number', 'null'] } }, required: ['name', 'monthly_usd'] } } },
@@ -26,6 +27,33 @@ const PLANS_SCHEMA = JSON.stringify({
 });
 
 export const upstreamCases: ContractCase[] = [
+  {
+    name: "getPriceHistory (upstreams): Yahoo Finance's chart, every point oldest first, charged",
+    operation: history,
+    method: 'GET',
+    path: history.path,
+    query: { symbol: 'AAPL', range: '5d' },
+    only: ['server-upstreams'],
+    expected: {
+      status: 200,
+      check: ({ body }) => {
+        expect(body.data).toMatchObject({ symbol: 'AAPL', currency: 'USD', exchange: 'NMS', instrument_type: 'EQUITY', timezone: 'America/New_York', interval: '1d' });
+        expect(body.data.points.map((point: { timestamp: string; close: number }) => [point.timestamp, point.close])).toEqual([
+          ['2026-10-05T13:30:00Z', 248.65], ['2026-10-06T13:30:00Z', 250.77], ['2026-10-07T13:30:00Z', 246.9], ['2026-10-08T13:30:00Z', 248.31], ['2026-10-09T13:30:00Z', 249.03],
+        ]);
+        expect([body.credits_used, body.cached]).toEqual([history.object['x-credit-cost'], false]);
+      },
+    },
+  },
+  {
+    name: 'getPriceHistory (upstreams): a symbol Yahoo Finance does not know (chart.error Not Found) answers 404 upstream_not_found, uncharged',
+    operation: history,
+    method: 'GET',
+    path: history.path,
+    query: { symbol: 'NOSUCHSYMBOL' },
+    only: ['server-upstreams'],
+    expected: { status: 404, code: 'upstream_not_found', messageIncludes: ['Yahoo Finance'], check: ({ body }) => expect(body.credits_used).toBe(0) },
+  },
   {
     name: "searchWeb (upstreams): SearXNG's results, in its order, numbered from 1, charged",
     operation: search,

@@ -1,7 +1,8 @@
 /**
  * The upstreams of the `server-upstreams` target, on loopback (server/test-support/fake-upstream.ts):
  * a SearXNG answering `/search` with the adapter's documented fixtures (by category), and an
- * OpenAI-compatible model server answering `/chat/completions` with the API reference's example
+ * Yahoo Finance answering `/v8/finance/chart/{symbol}` with its documented charts (AAPL, EURUSD=X;
+ * others its 404 `Not Found`), and an OpenAI-compatible model server answering `/chat/completions` with the API reference's example
  * completion carrying a valid answer: for a `json_schema` request, a value made deterministically
  * from the schema (the sandbox's filler); for `json_object`, a small fixed object; and TikTok's web
  * app answering `/api/collection/item_list/` with the adapter's recorded-shape fixtures.
@@ -15,6 +16,9 @@ import news from '../../server/providers/searxng/fixtures/news.json' with { type
 import web from '../../server/providers/searxng/fixtures/web.json' with { type: 'json' };
 import tiktokFirst from '../../server/providers/tiktok/fixtures/item-list-first.json' with { type: 'json' };
 import tiktokLast from '../../server/providers/tiktok/fixtures/item-list-last.json' with { type: 'json' };
+import yahooAapl from '../../server/providers/yahoo/fixtures/aapl-5d.json' with { type: 'json' };
+import yahooEurusd from '../../server/providers/yahoo/fixtures/eurusd-1mo.json' with { type: 'json' };
+import yahooNotFound from '../../server/providers/yahoo/fixtures/not-found.json' with { type: 'json' };
 import { json, startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../../server/test-support/fake-upstream.ts';
 
 /** What the fake model answers a prompt alone (JSON mode). */
@@ -32,6 +36,19 @@ export function startFakeSearxng(): Promise<FakeUpstream> {
     const url = new URL(request.url, 'http://searxng.invalid');
     if (request.method !== 'GET' || url.pathname !== '/search' || url.searchParams.get('format') !== 'json') return notFound(request, response);
     json(200, BY_CATEGORY[url.searchParams.get('categories') ?? ''] ?? web)(request, response);
+  });
+}
+
+/** Yahoo's documented chart answers by symbol; any other symbol its 404 `chart.error` `Not Found`. */
+const YAHOO_CHARTS: Record<string, unknown> = { AAPL: yahooAapl, 'EURUSD=X': yahooEurusd };
+
+export function startFakeYahoo(): Promise<FakeUpstream> {
+  return startFakeUpstream((request, response) => {
+    const url = new URL(request.url, 'http://yahoo.invalid');
+    const symbol = /^\/v8\/finance\/chart\/([^/]+)$/.exec(url.pathname)?.[1];
+    if (request.method !== 'GET' || symbol === undefined) return notFound(request, response);
+    const chart = YAHOO_CHARTS[decodeURIComponent(symbol)];
+    json(chart === undefined ? 404 : 200, chart ?? yahooNotFound)(request, response);
   });
 }
 

@@ -16,6 +16,8 @@ import firecrawlSearch from './firecrawl/fixtures/search.json' with { type: 'jso
 import searxngWeb from './searxng/fixtures/web.json' with { type: 'json' };
 import tiktokFirst from './tiktok/fixtures/item-list-first.json' with { type: 'json' };
 import tiktokNotFound from './tiktok/fixtures/not-found.json' with { type: 'json' };
+import twelveDataDaily from './twelvedata/fixtures/aapl-1day.json' with { type: 'json' };
+import yahooDaily from './yahoo/fixtures/aapl-5d.json' with { type: 'json' };
 
 const FIRST_RESULT = 'https://qdrant.tech/benchmarks/';
 
@@ -149,6 +151,46 @@ describe('buildProviders, through the real app', () => {
   });
 });
 
+describe('finance/history adapters, through the real app', () => {
+  let yahoo: FakeUpstream;
+  let twelvedata: FakeUpstream;
+  beforeAll(async () => {
+    [yahoo, twelvedata] = await Promise.all([startFakeUpstream(json(200, yahooDaily)), startFakeUpstream(json(200, twelveDataDaily))]);
+  });
+  afterAll(async () => { await Promise.all([yahoo.close(), twelvedata.close()]); });
+
+  async function priceHistory(target: TestServer): Promise<{ status: number; body: any }> {
+    const { secret } = target.key({ sandbox: false });
+    return target.call('/finance/history?symbol=AAPL&start=2026-10-05&end=2026-10-09', { key: secret });
+  }
+
+  it.each(['yahoo', 'twelvedata'] as const)('%s serves finance/history for live keys as soon as its variables are set', async (name) => {
+    const fake = { yahoo, twelvedata }[name];
+    const before = fake.requests.length;
+    const config = name === 'yahoo' ? { yahoo: { url: yahoo.baseUrl } } : { twelvedata: { url: twelvedata.baseUrl, apiKey: 'td-test-key' } };
+    const answer = await priceHistory(await server({ upstreams: config }));
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect([answer.body.data.symbol, answer.body.data.points.length, answer.body.credits_used]).toEqual(['AAPL', 5, 1]);
+    expect(fake.requests.length).toBe(before + 1);
+  });
+
+  it('with both set, finance/history goes to yahoo first; {"getPriceHistory":"twelvedata"} overrides it', async () => {
+    const both = { yahoo: { url: yahoo.baseUrl }, twelvedata: { url: twelvedata.baseUrl, apiKey: 'td-test-key' } };
+    const before = { yahoo: yahoo.requests.length, twelvedata: twelvedata.requests.length };
+    expect((await priceHistory(await server({ upstreams: both }))).status).toBe(200);
+    expect([yahoo.requests.length - before.yahoo, twelvedata.requests.length - before.twelvedata]).toEqual([1, 0]);
+    expect((await priceHistory(await server({ upstreams: both, routes: { getPriceHistory: 'twelvedata' } }))).status).toBe(200);
+    expect([yahoo.requests.length - before.yahoo, twelvedata.requests.length - before.twelvedata]).toEqual([1, 1]);
+  });
+
+  it('yahoo (no key) is off by default, and built on its documented URL when PROVIDER_ROUTES routes to it (nothing is called here)', async () => {
+    const off = await server({});
+    expect(off.logLines.find((line) => String(line.msg).startsWith('live keys:'))!.providers).toMatchObject({ getPriceHistory: null });
+    const routed = await server({ routes: { getPriceHistory: 'yahoo' } });
+    expect(routed.logLines.find((line) => String(line.msg).startsWith('live keys:'))!.providers).toMatchObject({ getPriceHistory: 'yahoo' });
+  });
+});
+
 describe('defaultRoutes', () => {
   it.each([
     { built: [], routes: {} },
@@ -157,6 +199,8 @@ describe('defaultRoutes', () => {
     { built: ['brave', 'searxng'], routes: { searchWeb: 'searxng' } },
     { built: ['openai'], routes: { extractWebData: 'openai', runWebAgent: 'openai' } },
     { built: ['tiktok'], routes: { listCollectionVideos: 'tiktok' } },
+    { built: ['twelvedata'], routes: { getPriceHistory: 'twelvedata' } },
+    { built: ['twelvedata', 'yahoo'], routes: { getPriceHistory: 'yahoo' } },
   ])('$built → $routes', ({ built, routes }) => {
     expect(defaultRoutes(built)).toEqual(routes);
   });

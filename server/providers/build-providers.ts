@@ -15,6 +15,8 @@ import { ProviderRegistry } from './registry.ts';
 import { sandboxProvider } from './sandbox/index.ts';
 import { createSearxngProvider } from './searxng/index.ts';
 import { createTiktokProvider } from './tiktok/index.ts';
+import { createTwelveDataProvider } from './twelvedata/index.ts';
+import { createYahooProvider, YAHOO_FINANCE_DEFAULT_URL } from './yahoo/index.ts';
 import type { DataProvider } from './types.ts';
 
 type Routes = Partial<Record<OperationId, string>>;
@@ -35,6 +37,8 @@ export interface ProviderOptions {
 const SEARCH_ADAPTERS = ['searxng', 'brave', 'firecrawl'] as const;
 const WEB_OPERATIONS: OperationId[] = ['scrapeWebPage', 'mapWebsite', 'crawlWebsite', 'batchScrapeWebPages'];
 const MODEL_OPERATIONS: OperationId[] = ['extractWebData', 'runWebAgent'];
+/** `finance/history` goes to the first finance adapter built, in this order. */
+const FINANCE_ADAPTERS = ['yahoo', 'twelvedata'] as const;
 
 /** Each adapter whose configuration is set, by its name. */
 function adapters(options: ProviderOptions): Record<string, DataProvider> {
@@ -45,6 +49,10 @@ function adapters(options: ProviderOptions): Record<string, DataProvider> {
   if (upstreams.brave) built.brave = createBraveProvider(upstreams.brave, { logger, readPage });
   if (upstreams.firecrawl) built.firecrawl = createFirecrawlProvider(upstreams.firecrawl, { logger, readPage });
   if (upstreams.tiktok) built.tiktok = createTiktokProvider(upstreams.tiktok, { logger });
+  // Yahoo needs no key: built when YAHOO_FINANCE_URL is set, or when a route names it (then on its documented public URL).
+  const routedToYahoo = Object.values(options.routes ?? {}).includes('yahoo');
+  if (upstreams.yahoo || routedToYahoo) built.yahoo = createYahooProvider(upstreams.yahoo ?? { url: YAHOO_FINANCE_DEFAULT_URL }, { logger });
+  if (upstreams.twelvedata) built.twelvedata = createTwelveDataProvider(upstreams.twelvedata, { logger });
   if (upstreams.openai) {
     const openai = createOpenAiAdapter(upstreams.openai, { logger, readPage });
     built.openai = Object.assign(openai.provider, { close: openai.close });
@@ -59,6 +67,8 @@ export function defaultRoutes(built: readonly string[]): Routes {
   const search = SEARCH_ADAPTERS.find((name) => built.includes(name));
   if (search) routes.searchWeb = search;
   if (built.includes('openai')) for (const operationId of MODEL_OPERATIONS) routes[operationId] = 'openai';
+  const finance = FINANCE_ADAPTERS.find((name) => built.includes(name));
+  if (finance) routes.getPriceHistory = finance;
   if (built.includes('tiktok')) routes.listCollectionVideos = 'tiktok';
   return routes;
 }
