@@ -131,6 +131,7 @@ describe('defaultRoutes', () => {
     { built: ['firecrawl', 'brave'], routes: { searchWeb: 'brave' } },
     { built: ['brave', 'searxng'], routes: { searchWeb: 'searxng' } },
     { built: ['openai'], routes: { extractWebData: 'openai', runWebAgent: 'openai' } },
+    { built: ['meetup'], routes: { listSocialEvents: 'meetup' } },
   ])('$built → $routes', ({ built, routes }) => {
     expect(defaultRoutes(built)).toEqual(routes);
   });

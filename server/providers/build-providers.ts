@@ -9,6 +9,7 @@ import type { OperationId } from '../../generated/operations.ts';
 import type { UpstreamConfigs } from '../config.ts';
 import { createBraveProvider } from './brave/index.ts';
 import { createFirecrawlProvider } from './firecrawl/index.ts';
+import { createMeetupProvider } from './meetup/index.ts';
 import { createOpenAiAdapter } from './openai/index.ts';
 import { noPageReader, readPageThrough } from './read-page.ts';
 import { ProviderRegistry } from './registry.ts';
@@ -43,6 +44,7 @@ function adapters(options: ProviderOptions): Record<string, DataProvider> {
   if (upstreams.searxng) built.searxng = createSearxngProvider(upstreams.searxng, { logger, readPage });
   if (upstreams.brave) built.brave = createBraveProvider(upstreams.brave, { logger, readPage });
   if (upstreams.firecrawl) built.firecrawl = createFirecrawlProvider(upstreams.firecrawl, { logger, readPage });
+  if (upstreams.meetup) built.meetup = createMeetupProvider(upstreams.meetup, { logger });
   if (upstreams.openai) {
     const openai = createOpenAiAdapter(upstreams.openai, { logger, readPage });
     built.openai = Object.assign(openai.provider, { close: openai.close });
@@ -57,6 +59,7 @@ export function defaultRoutes(built: readonly string[]): Routes {
   const search = SEARCH_ADAPTERS.find((name) => built.includes(name));
   if (search) routes.searchWeb = search;
   if (built.includes('openai')) for (const operationId of MODEL_OPERATIONS) routes[operationId] = 'openai';
+  if (built.includes('meetup')) routes.listSocialEvents = 'meetup';
   return routes;
 }
 
