@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { OperationId } from '../../generated/operations.ts';
 import { startTestSite } from '../../server/test-support/test-site.ts';
-import { startFakeModel, startFakeSearxng } from './upstream-fakes.ts';
+import { startFakeMeetup, startFakeModel, startFakeSearxng } from './upstream-fakes.ts';
 
 export type TargetName = 'mock' | 'server' | 'server-live' | 'server-upstreams';
 
@@ -36,9 +36,9 @@ const WITHOUT_LIVE_PROVIDER: OperationId[] = ['searchWeb', 'extractWebData', 'ru
 /**
  * Operations a live key has no provider for even with every adapter configured: no adapter yet
  * for short video, finance, microblog and social events; and the agent until the openai provider
- * runs `web/agent` jobs (its `agent`).
+ * runs `web/agent` jobs (its `agent`). Social events are Meetup's (a fake: upstream-fakes.ts).
  */
-const WITHOUT_UPSTREAM_ADAPTER: OperationId[] = ['listCollectionVideos', 'getPriceHistory', 'getMicroblogPost', 'listSocialEvents'];
+const WITHOUT_UPSTREAM_ADAPTER: OperationId[] = ['listCollectionVideos', 'getPriceHistory', 'getMicroblogPost'];
 
 export interface RunningTarget {
   name: TargetName;
@@ -146,13 +146,13 @@ async function roleKeys(env: Record<string, string>, mode: string[]): Promise<{ 
 async function liveSurroundings(mode: 'live' | 'upstreams'): Promise<{ env: Record<string, string>; siteOrigin: string; unavailable: OperationId[]; close(): Promise<void> }> {
   const site = await startTestSite();
   if (mode === 'live') return { env: {}, siteOrigin: site.origin, unavailable: WITHOUT_LIVE_PROVIDER, close: () => site.close() };
-  const [searxng, model] = await Promise.all([startFakeSearxng(), startFakeModel()]);
+  const [searxng, model, meetup] = await Promise.all([startFakeSearxng(), startFakeModel(), startFakeMeetup()]);
   return {
-    env: { SEARXNG_URL: searxng.baseUrl, OPENAI_BASE_URL: `${model.baseUrl}/v1`, OPENAI_MODEL: 'contract-suite-model' },
+    env: { SEARXNG_URL: searxng.baseUrl, OPENAI_BASE_URL: `${model.baseUrl}/v1`, OPENAI_MODEL: 'contract-suite-model', MEETUP_API_URL: `${meetup.baseUrl}/gql-ext`, MEETUP_ACCESS_TOKEN: 'contract-suite-meetup-token' },
     siteOrigin: site.origin,
     unavailable: WITHOUT_UPSTREAM_ADAPTER,
     async close() {
-      await Promise.all([site.close(), searxng.close(), model.close()]);
+      await Promise.all([site.close(), searxng.close(), model.close(), meetup.close()]);
     },
   };
 }

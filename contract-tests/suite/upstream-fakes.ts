@@ -3,12 +3,18 @@
  * a SearXNG answering `/search` with the adapter's documented fixtures (by category), and an
  * OpenAI-compatible model server answering `/chat/completions` with the API reference's example
  * completion carrying a valid answer: for a `json_schema` request, a value made deterministically
- * from the schema (the sandbox's filler); for `json_object`, a small fixed object.
+ * from the schema (the sandbox's filler); for `json_object`, a small fixed object. A Meetup GraphQL
+ * endpoint at `/gql-ext` answering every group with the meetup adapter's documented upcoming page
+ * (and its last, past page for `status: ["PAST"]`), and the group `no-such-group` with
+ * `groupByUrlname: null`.
  */
 import type { ServerResponse } from 'node:http';
 import { completion } from '../../server/providers/openai/fixtures.ts';
 import { sampleFromSchema } from '../../server/providers/sandbox/json-schema-sample.ts';
 import { SeededRandom } from '../../server/providers/sandbox/seeded.ts';
+import meetupNoGroup from '../../server/providers/meetup/fixtures/no-group.json' with { type: 'json' };
+import meetupPast from '../../server/providers/meetup/fixtures/past.json' with { type: 'json' };
+import meetupUpcoming from '../../server/providers/meetup/fixtures/upcoming.json' with { type: 'json' };
 import images from '../../server/providers/searxng/fixtures/images.json' with { type: 'json' };
 import news from '../../server/providers/searxng/fixtures/news.json' with { type: 'json' };
 import web from '../../server/providers/searxng/fixtures/web.json' with { type: 'json' };
@@ -49,5 +55,22 @@ export function startFakeModel(): Promise<FakeUpstream> {
   return startFakeUpstream((request, response) => {
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions') return notFound(request, response);
     json(200, completion({ content: JSON.stringify(fakeModelAnswer(request.body as ChatRequest)) }))(request, response);
+  });
+}
+
+/** The group the fake Meetup does not know. */
+export const MEETUP_UNKNOWN_GROUP = 'no-such-group';
+
+interface MeetupRequest {
+  variables?: { urlname?: string; status?: string[] };
+}
+
+/** Meetup's GraphQL endpoint under `{baseUrl}/gql-ext`. */
+export function startFakeMeetup(): Promise<FakeUpstream> {
+  return startFakeUpstream((request, response) => {
+    if (request.method !== 'POST' || request.url !== '/gql-ext') return notFound(request, response);
+    const variables = (request.body as MeetupRequest | undefined)?.variables ?? {};
+    if (variables.urlname === MEETUP_UNKNOWN_GROUP) return json(200, meetupNoGroup)(request, response);
+    json(200, variables.status?.length === 1 && variables.status[0] === 'PAST' ? meetupPast : meetupUpcoming)(request, response);
   });
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { describeErrors, validatorAt } from '../../../contract-tests/contract.ts';
 import { errorCatalog } from '../../../generated/errors.ts';
 import { ConfigError } from '../../config.ts';
@@ -22,7 +22,7 @@ let fake: FakeUpstream;
 beforeAll(async () => { fake = await startFakeUpstream(); });
 afterAll(async () => { await fake.close(); });
 
-function provider(logger = pino({ level: 'silent' })): DataProvider {
+function provider(logger: Logger = pino({ level: 'silent' })): DataProvider {
   return createMeetupProvider({ url: `${fake.baseUrl}/gql-ext`, accessToken: TOKEN }, { logger, limits: TEST_LIMITS });
 }
 
@@ -36,7 +36,7 @@ async function list(query: Record<string, unknown>, answer: FakeAnswer = json(20
   return { data: data as { source_url: string; events: Record<string, unknown>[]; next_cursor: string | null }, asked: fake.requests };
 }
 
-async function failure(query: Record<string, unknown>, answer: FakeAnswer = json(200, upcoming), logger?: ReturnType<typeof pino>): Promise<ProviderError> {
+async function failure(query: Record<string, unknown>, answer: FakeAnswer = json(200, upcoming), logger?: Logger): Promise<ProviderError> {
   fake.answer = answer;
   fake.requests.length = 0;
   const error = await provider(logger).fetch({ operationId: 'listSocialEvents', query, signal: new AbortController().signal }).catch((reason: unknown) => reason);
