@@ -431,7 +431,8 @@ export interface paths {
          *     other call fetches the events and stores them (`X-Cache: MISS`). `Cache-Control: no-cache`
          *     fetches afresh and replaces the stored result (`X-Cache: BYPASS`).
          *
-         *     An `until` before `since` answers 422 `invalid_parameters`. A page, group or profile that does
+         *     An `until` before `since`, or a `url` the live provider does not serve (see `url`), answers
+         *     422 `invalid_parameters`. A page, group or profile that does
          *     not exist or is not public answers 404 `upstream_not_found`; one the provider refuses to show
          *     answers 403 `provider_policy_denied`; the upstream failing or not answering in time answers
          *     502 `upstream_failed` or 504 `upstream_timeout`. No error uses credits.
@@ -3228,7 +3229,7 @@ export interface operations {
     listSocialEvents: {
         parameters: {
             query: {
-                /** @description The public URL of the page, group or profile whose events to list, for example `https://socialnet.example/kulturbrauerei.berlin`. It may be sent percent-encoded or as is (`allowReserved`). */
+                /** @description The public URL of the page, group or profile whose events to list, for example `https://socialnet.example/kulturbrauerei.berlin`. It may be sent percent-encoded or as is (`allowReserved`). Sandbox keys list events for any page URL. Live keys are served by the provider the operator configured, which serves the pages of its network only: with Meetup, a group URL on meetup.com (`https://www.meetup.com/<group>/`, also with a locale prefix or the group's `/events/` page). A URL on a host no configured provider serves, or a meetup.com URL that is not a group's (the home page, a search, an event's own page), answers 422 `invalid_parameters` naming `query.url`, before any upstream call and without using credits. */
                 url: components["schemas"]["PageUrl"];
                 /** @description Which events to list. `upcoming`: events that have not ended yet (those in progress included; an event without an end time counts as ended once it has started), soonest first. `past`: events that have ended, most recent first. `all`: both, latest start first. Default `upcoming`. */
                 time?: "upcoming" | "past" | "all";

@@ -174,6 +174,16 @@ export function upstreamTookTooLong(provider: string, timeoutMs: number): string
   return `${provider} did not answer within ${timeoutMs} ms.`;
 }
 
+/** A `socialnet/events` URL on a host the meetup adapter does not serve; 422 `invalid_parameters`, before any upstream call. */
+export function meetupUrlNotServed(host: string): string {
+  return invalidParameters([`query.url: socialnet/events serves meetup.com group URLs; ${host} is not one`]);
+}
+
+/** A meetup.com URL that names no group (the home page, `/find/`, an event's page); 422 `invalid_parameters`. */
+export function meetupNotAGroupUrl(url: string): string {
+  return invalidParameters([`query.url: ${url} is not a Meetup group URL (https://www.meetup.com/<group>/, or its /events/ page)`]);
+}
+
 /** `web/extract` given both or neither of `schema` and `prompt`; 422 `invalid_parameters`, as the next three. */
 export function extractNeedsSchemaOrPrompt(): string {
   return 'Give exactly one of `schema` and `prompt`.';

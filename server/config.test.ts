@@ -13,7 +13,7 @@ afterAll(() => rm(folder, { recursive: true, force: true }));
 type Case = { value: string; field: keyof ServerConfig; expected: unknown; with?: Record<string, string> };
 type BadCase = { value: string; message: string; with?: Record<string, string> };
 
-const NO_UPSTREAMS = { searxng: null, brave: null, firecrawl: null, openai: null, yahoo: null, twelvedata: null, tiktok: null };
+const NO_UPSTREAMS = { searxng: null, brave: null, firecrawl: null, openai: null, yahoo: null, twelvedata: null, tiktok: null, meetup: null };
 const LOCAL_MODEL = { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', OPENAI_MODEL: 'qwen2.5-7b-instruct' };
 
 /** Per variable: what it sets, from a good value, and what a bad value says. */
@@ -93,6 +93,14 @@ const variables: Record<string, { good: Case[]; bad: BadCase[] }> = {
   SEARXNG_URL: {
     good: [{ value: '', field: 'upstreams', expected: NO_UPSTREAMS }, { value: 'http://127.0.0.1:8888/', field: 'upstreams', expected: { ...NO_UPSTREAMS, searxng: { url: 'http://127.0.0.1:8888' } } }],
     bad: [{ value: '127.0.0.1:8888', message: 'SEARXNG_URL must be an http(s) URL without query or fragment' }],
+  },
+  MEETUP_ACCESS_TOKEN: {
+    good: [{ value: 'mtp-token-1', field: 'upstreams', expected: { ...NO_UPSTREAMS, meetup: { url: 'https://api.meetup.com/gql-ext', accessToken: 'mtp-token-1' } } }],
+    bad: [{ value: 'mtp token', message: 'MEETUP_ACCESS_TOKEN must be one API key without spaces or line breaks' }],
+  },
+  MEETUP_API_URL: {
+    good: [{ value: 'http://10.0.0.5:9000/gql-ext', with: { MEETUP_ACCESS_TOKEN: 'mtp-token-1' }, field: 'upstreams', expected: { ...NO_UPSTREAMS, meetup: { url: 'http://10.0.0.5:9000/gql-ext', accessToken: 'mtp-token-1' } } }],
+    bad: [{ value: 'http://10.0.0.5:9000/gql-ext', message: 'MEETUP_API_URL is set but MEETUP_ACCESS_TOKEN is not' }],
   },
   BRAVE_SEARCH_API_KEY: {
     good: [{ value: 'BSAkey123', field: 'upstreams', expected: { ...NO_UPSTREAMS, brave: { url: 'https://api.search.brave.com', apiKey: 'BSAkey123' } } }],

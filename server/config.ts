@@ -9,6 +9,7 @@ import { parseCorsOrigins, type CorsOrigins } from '../lib/cors.ts';
 import { ConfigError } from './config-error.ts';
 import { braveConfig, type BraveConfig } from './providers/brave/config.ts';
 import { firecrawlConfig, type FirecrawlConfig } from './providers/firecrawl/config.ts';
+import { meetupConfig, type MeetupConfig } from './providers/meetup/config.ts';
 import { openaiConfig, type OpenAiConfig } from './providers/openai/config.ts';
 import { searxngConfig, type SearxngConfig } from './providers/searxng/config.ts';
 import { tiktokConfig, type TiktokConfig } from './providers/tiktok/config.ts';
@@ -30,6 +31,7 @@ export interface UpstreamConfigs {
   tiktok: TiktokConfig | null;
   yahoo: YahooConfig | null;
   twelvedata: TwelveDataConfig | null;
+  meetup: MeetupConfig | null;
 }
 
 export interface ServerConfig {
@@ -179,7 +181,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: databaseUrl(env),
     rateLimit: parseRateLimit(env.RATE_LIMIT || '120/60', 'RATE_LIMIT'),
     providerRoutes: routes,
-    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env), yahoo: yahooConfig(env), twelvedata: twelveDataConfig(env), tiktok: tiktokConfig(env, routes) },
+    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env), yahoo: yahooConfig(env), twelvedata: twelveDataConfig(env), tiktok: tiktokConfig(env, routes), meetup: meetupConfig(env) },
     allowPrivateNetwork: booleanFlag(env, 'ALLOW_PRIVATE_NETWORK'),
     chromiumPath: executable(env, 'CHROMIUM_PATH'),
     checkResponseHeaders: oneOf(env, 'NODE_ENV', NODE_ENVS, 'development') !== 'production',

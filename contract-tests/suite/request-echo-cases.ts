@@ -28,8 +28,8 @@ export const requestEchoCases: ContractCase[] = [
     expect(Object.keys(data).sort()).toEqual(['html', 'url']);
     expect(new URL(data.url).pathname).toBe('/docs/start');
   }),
-  success('listSocialEvents', 'without include, description, location and counts are null', { url: 'https://social.example/groups/lisbon-runners' }, (data) => {
-    expect(data.source_url).toBe('https://social.example/groups/lisbon-runners');
+  success('listSocialEvents', 'without include, description, location and counts are null', { url: 'https://www.meetup.com/lisbon-runners/' }, (data) => {
+    expect(data.source_url).toBe('https://www.meetup.com/lisbon-runners/');
     for (const event of data.events) expect([event.description, event.location, event.counts]).toEqual([null, null, null]);
   }),
   success('mapWebsite', 'limit=2 answers at most 2 links, for the URL asked', { url: 'https://example.com/', limit: '2' }, (data) => {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { OperationId } from '../../generated/operations.ts';
 import { startTestSite } from '../../server/test-support/test-site.ts';
-import { startFakeModel, startFakeSearxng, startFakeTiktok, startFakeYahoo } from './upstream-fakes.ts';
+import { startFakeMeetup, startFakeModel, startFakeSearxng, startFakeTiktok, startFakeYahoo } from './upstream-fakes.ts';
 
 export type TargetName = 'mock' | 'server' | 'server-live' | 'server-upstreams';
 
@@ -35,10 +35,10 @@ const WITHOUT_LIVE_PROVIDER: OperationId[] = ['searchWeb', 'extractWebData', 'ru
 
 /**
  * Operations a live key has no provider for even with every adapter configured: no adapter yet
- * for microblog and social events (short video: the tiktok adapter on a fake; finance/history:
- * the yahoo adapter on a fake).
+ * for microblog posts (short video: the tiktok adapter, finance/history: the yahoo adapter, social
+ * events: the meetup adapter, each on a fake in upstream-fakes.ts).
  */
-const WITHOUT_UPSTREAM_ADAPTER: OperationId[] = ['getMicroblogPost', 'listSocialEvents'];
+const WITHOUT_UPSTREAM_ADAPTER: OperationId[] = ['getMicroblogPost'];
 
 export interface RunningTarget {
   name: TargetName;
@@ -146,13 +146,16 @@ async function roleKeys(env: Record<string, string>, mode: string[]): Promise<{ 
 async function liveSurroundings(mode: 'live' | 'upstreams'): Promise<{ env: Record<string, string>; siteOrigin: string; unavailable: OperationId[]; close(): Promise<void> }> {
   const site = await startTestSite();
   if (mode === 'live') return { env: {}, siteOrigin: site.origin, unavailable: WITHOUT_LIVE_PROVIDER, close: () => site.close() };
-  const [searxng, model, tiktok, yahoo] = await Promise.all([startFakeSearxng(), startFakeModel(), startFakeTiktok(), startFakeYahoo()]);
+  const [searxng, model, tiktok, yahoo, meetup] = await Promise.all([startFakeSearxng(), startFakeModel(), startFakeTiktok(), startFakeYahoo(), startFakeMeetup()]);
   return {
-    env: { SEARXNG_URL: searxng.baseUrl, OPENAI_BASE_URL: `${model.baseUrl}/v1`, OPENAI_MODEL: 'contract-suite-model', TIKTOK_URL: tiktok.baseUrl, YAHOO_FINANCE_URL: yahoo.baseUrl },
+    env: {
+      SEARXNG_URL: searxng.baseUrl, OPENAI_BASE_URL: `${model.baseUrl}/v1`, OPENAI_MODEL: 'contract-suite-model', TIKTOK_URL: tiktok.baseUrl, YAHOO_FINANCE_URL: yahoo.baseUrl,
+      MEETUP_API_URL: `${meetup.baseUrl}/gql-ext`, MEETUP_ACCESS_TOKEN: 'contract-suite-meetup-token',
+    },
     siteOrigin: site.origin,
     unavailable: WITHOUT_UPSTREAM_ADAPTER,
     async close() {
-      await Promise.all([site.close(), searxng.close(), model.close(), tiktok.close(), yahoo.close()]);
+      await Promise.all([site.close(), searxng.close(), model.close(), tiktok.close(), yahoo.close(), meetup.close()]);
     },
   };
 }

@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import { contractOperations, type ContractOperation } from '../contract.ts';
 import type { ContractCase } from './cases.ts';
 import { CASE_SITE_ORIGIN } from './targets.ts';
-import { JSON_MODE_ANSWER } from './upstream-fakes.ts';
+import { JSON_MODE_ANSWER, MEETUP_UNKNOWN_GROUP } from './upstream-fakes.ts';
 
 function operation(operationId: string): ContractOperation {
   return contractOperations().find((candidate) => candidate.operationId === operationId)!;
@@ -20,6 +20,7 @@ const extract = operation('extractWebData');
 const createMonitor = operation('createMonitor');
 const collectionVideos = operation('listCollectionVideos');
 const history = operation('getPriceHistory');
+const events = operation('listSocialEvents');
 const PLANS_SCHEMA = JSON.stringify({
   type: 'object',
   properties: { plans: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, monthly_usd: { type: ['number', 'null'] } }, required: ['name', 'monthly_usd'] } } },
@@ -121,5 +122,40 @@ export const upstreamCases: ContractCase[] = [
     body: { url: `${CASE_SITE_ORIGIN}/pricing`, mode: 'search', query: 'planner pricing', cadence_minutes: 60 },
     only: ['server-upstreams'],
     expected: { status: 200, check: ({ body }) => expect(body.data.monitor).toMatchObject({ mode: 'search', query: 'planner pricing' }) },
+  },
+  {
+    name: "listSocialEvents (upstreams): Meetup's events of the group, in UTC, a wrapped cursor, charged",
+    operation: events,
+    method: 'GET',
+    path: events.path,
+    query: { url: 'https://www.meetup.com/berlinjs/', include: 'location,counts' },
+    only: ['server-upstreams'],
+    expected: {
+      status: 200,
+      check: ({ body }) => {
+        expect(body.data.events.map((event: { id: string; start_time: string }) => [event.id, event.start_time])).toEqual([['304512345', '2026-12-03T18:00:00Z'], ['304512811', '2026-12-10T17:00:00Z'], ['304512987', '2026-12-17T18:00:00Z']]);
+        expect(body.data.events[0]).toMatchObject({ location: { city: 'Berlin', country: 'Germany' }, counts: { going: 87, interested: null }, description: null });
+        expect(typeof body.data.next_cursor).toBe('string');
+        expect(body.credits_used).toBe(events.object['x-credit-cost']);
+      },
+    },
+  },
+  {
+    name: 'listSocialEvents (upstreams): a URL on a host Meetup does not serve is 422 invalid_parameters, uncharged',
+    operation: events,
+    method: 'GET',
+    path: events.path,
+    query: { url: 'https://socialnet.example/kulturbrauerei.berlin' },
+    only: ['server-upstreams'],
+    expected: { status: 422, code: 'invalid_parameters', messageIncludes: ['socialnet/events serves meetup.com group URLs; socialnet.example is not one'], check: (answer) => expect(answer.body.credits_used).toBe(0) },
+  },
+  {
+    name: 'listSocialEvents (upstreams): a group Meetup does not know is 404 upstream_not_found, uncharged',
+    operation: events,
+    method: 'GET',
+    path: events.path,
+    query: { url: `https://www.meetup.com/${MEETUP_UNKNOWN_GROUP}/` },
+    only: ['server-upstreams'],
+    expected: { status: 404, code: 'upstream_not_found', check: (answer) => expect(answer.body.credits_used).toBe(0) },
   },
 ];

@@ -5,12 +5,18 @@
  * others its 404 `Not Found`), and an OpenAI-compatible model server answering `/chat/completions` with the API reference's example
  * completion carrying a valid answer: for a `json_schema` request, a value made deterministically
  * from the schema (the sandbox's filler); for `json_object`, a small fixed object; and TikTok's web
- * app answering `/api/collection/item_list/` with the adapter's recorded-shape fixtures.
+ * app answering `/api/collection/item_list/` with the adapter's recorded-shape fixtures; and a
+ * Meetup GraphQL endpoint at `/gql-ext` answering every group with the meetup adapter's documented upcoming page
+ * (and its last, past page for `status: ["PAST"]`), and the group `no-such-group` with
+ * `groupByUrlname: null`.
  */
 import type { ServerResponse } from 'node:http';
 import { completion } from '../../server/providers/openai/fixtures.ts';
 import { sampleFromSchema } from '../../server/providers/sandbox/json-schema-sample.ts';
 import { SeededRandom } from '../../server/providers/sandbox/seeded.ts';
+import meetupNoGroup from '../../server/providers/meetup/fixtures/no-group.json' with { type: 'json' };
+import meetupPast from '../../server/providers/meetup/fixtures/past.json' with { type: 'json' };
+import meetupUpcoming from '../../server/providers/meetup/fixtures/upcoming.json' with { type: 'json' };
 import images from '../../server/providers/searxng/fixtures/images.json' with { type: 'json' };
 import news from '../../server/providers/searxng/fixtures/news.json' with { type: 'json' };
 import web from '../../server/providers/searxng/fixtures/web.json' with { type: 'json' };
@@ -81,5 +87,22 @@ export function startFakeTiktok(): Promise<FakeUpstream> {
     const url = new URL(request.url, 'http://tiktok.invalid');
     if (request.method !== 'GET' || url.pathname !== '/api/collection/item_list/' || url.searchParams.get('aid') !== '1988') return notFound(request, response);
     json(200, url.searchParams.get('cursor') === '0' ? tiktokFirst : tiktokLast)(request, response);
+  });
+}
+
+/** The group the fake Meetup does not know. */
+export const MEETUP_UNKNOWN_GROUP = 'no-such-group';
+
+interface MeetupRequest {
+  variables?: { urlname?: string; status?: string[] };
+}
+
+/** Meetup's GraphQL endpoint under `{baseUrl}/gql-ext`. */
+export function startFakeMeetup(): Promise<FakeUpstream> {
+  return startFakeUpstream((request, response) => {
+    if (request.method !== 'POST' || request.url !== '/gql-ext') return notFound(request, response);
+    const variables = (request.body as MeetupRequest | undefined)?.variables ?? {};
+    if (variables.urlname === MEETUP_UNKNOWN_GROUP) return json(200, meetupNoGroup)(request, response);
+    json(200, variables.status?.length === 1 && variables.status[0] === 'PAST' ? meetupPast : meetupUpcoming)(request, response);
   });
 }

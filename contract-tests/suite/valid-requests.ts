@@ -129,7 +129,7 @@ export const validRequests: Record<OperationId, ValidRequest> = {
     check: (data) => expect(typeof data.post.id).toBe('string'),
   },
   listSocialEvents: {
-    query: { url: 'https://social.example/groups/berlin-hikers' },
+    query: { url: 'https://www.meetup.com/berlin-hikers/' },
     check: (data) => expect(Array.isArray(data.events)).toBe(true),
   },
 };

@@ -201,6 +201,7 @@ describe('defaultRoutes', () => {
     { built: ['tiktok'], routes: { listCollectionVideos: 'tiktok' } },
     { built: ['twelvedata'], routes: { getPriceHistory: 'twelvedata' } },
     { built: ['twelvedata', 'yahoo'], routes: { getPriceHistory: 'yahoo' } },
+    { built: ['meetup'], routes: { listSocialEvents: 'meetup' } },
   ])('$built → $routes', ({ built, routes }) => {
     expect(defaultRoutes(built)).toEqual(routes);
   });

@@ -9,6 +9,7 @@ import type { OperationId } from '../../generated/operations.ts';
 import type { UpstreamConfigs } from '../config.ts';
 import { createBraveProvider } from './brave/index.ts';
 import { createFirecrawlProvider } from './firecrawl/index.ts';
+import { createMeetupProvider } from './meetup/index.ts';
 import { createOpenAiAdapter } from './openai/index.ts';
 import { noPageReader, readPageThrough } from './read-page.ts';
 import { ProviderRegistry } from './registry.ts';
@@ -53,6 +54,7 @@ function adapters(options: ProviderOptions): Record<string, DataProvider> {
   const routedToYahoo = Object.values(options.routes ?? {}).includes('yahoo');
   if (upstreams.yahoo || routedToYahoo) built.yahoo = createYahooProvider(upstreams.yahoo ?? { url: YAHOO_FINANCE_DEFAULT_URL }, { logger });
   if (upstreams.twelvedata) built.twelvedata = createTwelveDataProvider(upstreams.twelvedata, { logger });
+  if (upstreams.meetup) built.meetup = createMeetupProvider(upstreams.meetup, { logger });
   if (upstreams.openai) {
     const openai = createOpenAiAdapter(upstreams.openai, { logger, readPage });
     built.openai = Object.assign(openai.provider, { close: openai.close });
@@ -70,6 +72,7 @@ export function defaultRoutes(built: readonly string[]): Routes {
   const finance = FINANCE_ADAPTERS.find((name) => built.includes(name));
   if (finance) routes.getPriceHistory = finance;
   if (built.includes('tiktok')) routes.listCollectionVideos = 'tiktok';
+  if (built.includes('meetup')) routes.listSocialEvents = 'meetup';
   return routes;
 }
 
