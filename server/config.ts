@@ -9,9 +9,11 @@ import { parseCorsOrigins, type CorsOrigins } from '../lib/cors.ts';
 import { ConfigError } from './config-error.ts';
 import { braveConfig, type BraveConfig } from './providers/brave/config.ts';
 import { firecrawlConfig, type FirecrawlConfig } from './providers/firecrawl/config.ts';
+import { fxtwitterConfig, type FxTwitterConfig } from './providers/fxtwitter/config.ts';
 import { openaiConfig, type OpenAiConfig } from './providers/openai/config.ts';
 import { searxngConfig, type SearxngConfig } from './providers/searxng/config.ts';
 import { PROVIDER_OPERATION_IDS } from './providers/types.ts';
+import { xConfig, type XConfig } from './providers/x/config.ts';
 
 export interface RateLimitPolicy {
   requests: number;
@@ -24,6 +26,8 @@ export interface UpstreamConfigs {
   brave: BraveConfig | null;
   firecrawl: FirecrawlConfig | null;
   openai: OpenAiConfig | null;
+  x: XConfig | null;
+  fxtwitter: FxTwitterConfig | null;
 }
 
 export interface ServerConfig {
@@ -35,7 +39,7 @@ export interface ServerConfig {
   rateLimit: RateLimitPolicy;
   /** `PROVIDER_ROUTES`: the operator's routes of live keys, over the default ones (providers/build-providers.ts). */
   providerRoutes: Partial<Record<OperationId, string>>;
-  /** The upstreams the adapters call (SearXNG, Brave, Firecrawl, a model server); an adapter is built when its variables are set. */
+  /** The upstreams the adapters call (SearXNG, Brave, Firecrawl, a model server, X, FxTwitter); an adapter is built when its variables are set. */
   upstreams: UpstreamConfigs;
   /** Lets user-given URLs reach private and loopback addresses (intranet deployments, tests). */
   allowPrivateNetwork: boolean;
@@ -172,7 +176,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: databaseUrl(env),
     rateLimit: parseRateLimit(env.RATE_LIMIT || '120/60', 'RATE_LIMIT'),
     providerRoutes: providerRoutes(env),
-    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env) },
+    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env), x: xConfig(env), fxtwitter: fxtwitterConfig(env) },
     allowPrivateNetwork: booleanFlag(env, 'ALLOW_PRIVATE_NETWORK'),
     chromiumPath: executable(env, 'CHROMIUM_PATH'),
     checkResponseHeaders: oneOf(env, 'NODE_ENV', NODE_ENVS, 'development') !== 'production',

@@ -9,12 +9,14 @@ import type { OperationId } from '../../generated/operations.ts';
 import type { UpstreamConfigs } from '../config.ts';
 import { createBraveProvider } from './brave/index.ts';
 import { createFirecrawlProvider } from './firecrawl/index.ts';
+import { createFxTwitterProvider } from './fxtwitter/index.ts';
 import { createOpenAiAdapter } from './openai/index.ts';
 import { noPageReader, readPageThrough } from './read-page.ts';
 import { ProviderRegistry } from './registry.ts';
 import { sandboxProvider } from './sandbox/index.ts';
 import { createSearxngProvider } from './searxng/index.ts';
 import type { DataProvider } from './types.ts';
+import { createXProvider } from './x/index.ts';
 
 type Routes = Partial<Record<OperationId, string>>;
 
@@ -34,6 +36,8 @@ export interface ProviderOptions {
 const SEARCH_ADAPTERS = ['searxng', 'brave', 'firecrawl'] as const;
 const WEB_OPERATIONS: OperationId[] = ['scrapeWebPage', 'mapWebsite', 'crawlWebsite', 'batchScrapeWebPages'];
 const MODEL_OPERATIONS: OperationId[] = ['extractWebData', 'runWebAgent'];
+/** `microblog/post` goes to the first microblog adapter configured: the official API before FxTwitter. */
+const MICROBLOG_ADAPTERS = ['x', 'fxtwitter'] as const;
 
 /** Each adapter whose configuration is set, by its name. */
 function adapters(options: ProviderOptions): Record<string, DataProvider> {
@@ -43,6 +47,8 @@ function adapters(options: ProviderOptions): Record<string, DataProvider> {
   if (upstreams.searxng) built.searxng = createSearxngProvider(upstreams.searxng, { logger, readPage });
   if (upstreams.brave) built.brave = createBraveProvider(upstreams.brave, { logger, readPage });
   if (upstreams.firecrawl) built.firecrawl = createFirecrawlProvider(upstreams.firecrawl, { logger, readPage });
+  if (upstreams.x) built.x = createXProvider(upstreams.x, { logger });
+  if (upstreams.fxtwitter) built.fxtwitter = createFxTwitterProvider(upstreams.fxtwitter, { logger });
   if (upstreams.openai) {
     const openai = createOpenAiAdapter(upstreams.openai, { logger, readPage });
     built.openai = Object.assign(openai.provider, { close: openai.close });
@@ -56,6 +62,8 @@ export function defaultRoutes(built: readonly string[]): Routes {
   if (built.includes('web')) for (const operationId of WEB_OPERATIONS) routes[operationId] = 'web';
   const search = SEARCH_ADAPTERS.find((name) => built.includes(name));
   if (search) routes.searchWeb = search;
+  const microblog = MICROBLOG_ADAPTERS.find((name) => built.includes(name));
+  if (microblog) routes.getMicroblogPost = microblog;
   if (built.includes('openai')) for (const operationId of MODEL_OPERATIONS) routes[operationId] = 'openai';
   return routes;
 }
