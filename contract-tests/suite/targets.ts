@@ -2,7 +2,7 @@
  * The targets the shared cases run against, each started by the suite on a free loopback port:
  * the mock (`npm run mock`); the real server with a sandbox key; the real server with a live key,
  * whose web operations fetch the local test site for real; and the real server with a live key
- * and its upstream adapters configured (SEARXNG_URL, OPENAI_BASE_URL) against fakes on loopback.
+ * and its upstream adapters configured (SEARXNG_URL, OPENAI_BASE_URL, X_BEARER_TOKEN with X_API_URL) against fakes on loopback.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { OperationId } from '../../generated/operations.ts';
 import { startTestSite } from '../../server/test-support/test-site.ts';
-import { startFakeModel, startFakeSearxng } from './upstream-fakes.ts';
+import { startFakeModel, startFakeSearxng, startFakeX, X_FAKE_TOKEN } from './upstream-fakes.ts';
 
 export type TargetName = 'mock' | 'server' | 'server-live' | 'server-upstreams';
 
@@ -35,10 +35,9 @@ const WITHOUT_LIVE_PROVIDER: OperationId[] = ['searchWeb', 'extractWebData', 'ru
 
 /**
  * Operations a live key has no provider for even with every adapter configured: no adapter yet
- * for short video, finance, microblog and social events; and the agent until the openai provider
- * runs `web/agent` jobs (its `agent`).
+ * for short video, finance and social events (microblog: the x adapter, on a fake X).
  */
-const WITHOUT_UPSTREAM_ADAPTER: OperationId[] = ['listCollectionVideos', 'getPriceHistory', 'getMicroblogPost', 'listSocialEvents'];
+const WITHOUT_UPSTREAM_ADAPTER: OperationId[] = ['listCollectionVideos', 'getPriceHistory', 'listSocialEvents'];
 
 export interface RunningTarget {
   name: TargetName;
@@ -146,13 +145,13 @@ async function roleKeys(env: Record<string, string>, mode: string[]): Promise<{ 
 async function liveSurroundings(mode: 'live' | 'upstreams'): Promise<{ env: Record<string, string>; siteOrigin: string; unavailable: OperationId[]; close(): Promise<void> }> {
   const site = await startTestSite();
   if (mode === 'live') return { env: {}, siteOrigin: site.origin, unavailable: WITHOUT_LIVE_PROVIDER, close: () => site.close() };
-  const [searxng, model] = await Promise.all([startFakeSearxng(), startFakeModel()]);
+  const [searxng, model, x] = await Promise.all([startFakeSearxng(), startFakeModel(), startFakeX()]);
   return {
-    env: { SEARXNG_URL: searxng.baseUrl, OPENAI_BASE_URL: `${model.baseUrl}/v1`, OPENAI_MODEL: 'contract-suite-model' },
+    env: { SEARXNG_URL: searxng.baseUrl, OPENAI_BASE_URL: `${model.baseUrl}/v1`, OPENAI_MODEL: 'contract-suite-model', X_BEARER_TOKEN: X_FAKE_TOKEN, X_API_URL: x.baseUrl },
     siteOrigin: site.origin,
     unavailable: WITHOUT_UPSTREAM_ADAPTER,
     async close() {
-      await Promise.all([site.close(), searxng.close(), model.close()]);
+      await Promise.all([site.close(), searxng.close(), model.close(), x.close()]);
     },
   };
 }

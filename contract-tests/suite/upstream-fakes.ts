@@ -3,7 +3,8 @@
  * a SearXNG answering `/search` with the adapter's documented fixtures (by category), and an
  * OpenAI-compatible model server answering `/chat/completions` with the API reference's example
  * completion carrying a valid answer: for a `json_schema` request, a value made deterministically
- * from the schema (the sandbox's filler); for `json_object`, a small fixed object.
+ * from the schema (the sandbox's filler); for `json_object`, a small fixed object; and an X API
+ * answering `GET /2/tweets/{id}` with its documented posts (X_FAKE_TOKEN required).
  */
 import type { ServerResponse } from 'node:http';
 import { completion } from '../../server/providers/openai/fixtures.ts';
@@ -12,6 +13,9 @@ import { SeededRandom } from '../../server/providers/sandbox/seeded.ts';
 import images from '../../server/providers/searxng/fixtures/images.json' with { type: 'json' };
 import news from '../../server/providers/searxng/fixtures/news.json' with { type: 'json' };
 import web from '../../server/providers/searxng/fixtures/web.json' with { type: 'json' };
+import xNotFound from '../../server/providers/x/fixtures/not-found.json' with { type: 'json' };
+import xReply from '../../server/providers/x/fixtures/reply-with-photos.json' with { type: 'json' };
+import xVideo from '../../server/providers/x/fixtures/tweet-with-video.json' with { type: 'json' };
 import { json, startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../../server/test-support/fake-upstream.ts';
 
 /** What the fake model answers a prompt alone (JSON mode). */
@@ -49,5 +53,21 @@ export function startFakeModel(): Promise<FakeUpstream> {
   return startFakeUpstream((request, response) => {
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions') return notFound(request, response);
     json(200, completion({ content: JSON.stringify(fakeModelAnswer(request.body as ChatRequest)) }))(request, response);
+  });
+}
+
+/** The bearer token the `server-upstreams` target gives the x adapter; the fake X refuses any other (401). */
+export const X_FAKE_TOKEN = 'contract-suite-x-bearer';
+/** The post the fake X says does not exist (its documented resource-not-found answer). */
+export const X_MISSING_POST_ID = xNotFound.errors[0]!.resource_id;
+
+/** X API v2: the documented reply for its id, the not-found problem for X_MISSING_POST_ID, the documented post with a video for any other id. */
+export function startFakeX(): Promise<FakeUpstream> {
+  return startFakeUpstream((request, response) => {
+    const url = new URL(request.url, 'http://x.invalid');
+    const id = /^\/2\/tweets\/(\d+)$/.exec(url.pathname)?.[1];
+    if (request.method !== 'GET' || id === undefined) return notFound(request, response);
+    if (request.headers.authorization !== `Bearer ${X_FAKE_TOKEN}`) return json(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' })(request, response);
+    json(200, id === X_MISSING_POST_ID ? xNotFound : id === xReply.data.id ? xReply : xVideo)(request, response);
   });
 }
