@@ -1,5 +1,5 @@
 /**
- * A FxTwitter status answer (`tweet`, an APITweet: https://docs.fxtwitter.com and the repository's
+ * A FxTwitter status answer (`tweet`, an APITweet: the FixTweet/FxTwitter repository's
  * docs/api/status.rst) as the contract's MicroblogPost. FxTwitter gives no quote or bookmark counts,
  * no verification, no follower count and no thread root: those are null.
  */
