@@ -13,7 +13,7 @@ afterAll(() => rm(folder, { recursive: true, force: true }));
 type Case = { value: string; field: keyof ServerConfig; expected: unknown; with?: Record<string, string> };
 type BadCase = { value: string; message: string; with?: Record<string, string> };
 
-const NO_UPSTREAMS = { searxng: null, brave: null, firecrawl: null, openai: null, yahoo: null, twelvedata: null, tiktok: null, meetup: null };
+const NO_UPSTREAMS = { searxng: null, brave: null, firecrawl: null, openai: null, yahoo: null, twelvedata: null, tiktok: null, meetup: null, x: null, fxtwitter: null };
 const LOCAL_MODEL = { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', OPENAI_MODEL: 'qwen2.5-7b-instruct' };
 
 /** Per variable: what it sets, from a good value, and what a bad value says. */
@@ -156,6 +156,18 @@ const variables: Record<string, { good: Case[]; bad: BadCase[] }> = {
       { value: 'sessionid=abc123', message: 'TIKTOK_COOKIE is set but the tiktok adapter is off' },
       { value: 'sessionid=abc123\nX: 1', with: { TIKTOK_URL: 'https://www.tiktok.com' }, message: 'TIKTOK_COOKIE must be one Cookie header value' },
     ],
+  },
+  X_BEARER_TOKEN: {
+    good: [{ value: 'AAAAx-bearer', field: 'upstreams', expected: { ...NO_UPSTREAMS, x: { url: 'https://api.x.com', bearerToken: 'AAAAx-bearer' } } }],
+    bad: [{ value: 'AAAA x', message: 'X_BEARER_TOKEN must be one API key without spaces or line breaks' }],
+  },
+  X_API_URL: {
+    good: [{ value: 'http://127.0.0.1:9100/', with: { X_BEARER_TOKEN: 'AAAAx-bearer' }, field: 'upstreams', expected: { ...NO_UPSTREAMS, x: { url: 'http://127.0.0.1:9100', bearerToken: 'AAAAx-bearer' } } }],
+    bad: [{ value: 'http://127.0.0.1:9100', message: 'X_API_URL is set but X_BEARER_TOKEN is not' }],
+  },
+  FXTWITTER_URL: {
+    good: [{ value: '', field: 'upstreams', expected: NO_UPSTREAMS }, { value: 'https://api.fxtwitter.com', field: 'upstreams', expected: { ...NO_UPSTREAMS, fxtwitter: { url: 'https://api.fxtwitter.com' } } }],
+    bad: [{ value: 'api.fxtwitter.com', message: 'FXTWITTER_URL must be an http(s) URL without query or fragment' }],
   },
   PUBLIC_BASE_URL: {
     good: [{ value: '', field: 'publicBaseUrl', expected: null }, { value: 'https://api.example.com/', field: 'publicBaseUrl', expected: 'https://api.example.com' }],

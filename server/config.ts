@@ -10,12 +10,14 @@ import { ConfigError } from './config-error.ts';
 import { braveConfig, type BraveConfig } from './providers/brave/config.ts';
 import { firecrawlConfig, type FirecrawlConfig } from './providers/firecrawl/config.ts';
 import { meetupConfig, type MeetupConfig } from './providers/meetup/config.ts';
+import { fxtwitterConfig, type FxTwitterConfig } from './providers/fxtwitter/config.ts';
 import { openaiConfig, type OpenAiConfig } from './providers/openai/config.ts';
 import { searxngConfig, type SearxngConfig } from './providers/searxng/config.ts';
 import { tiktokConfig, type TiktokConfig } from './providers/tiktok/config.ts';
 import { twelveDataConfig, type TwelveDataConfig } from './providers/twelvedata/config.ts';
 import { yahooConfig, type YahooConfig } from './providers/yahoo/config.ts';
 import { PROVIDER_OPERATION_IDS } from './providers/types.ts';
+import { xConfig, type XConfig } from './providers/x/config.ts';
 
 export interface RateLimitPolicy {
   requests: number;
@@ -32,6 +34,8 @@ export interface UpstreamConfigs {
   yahoo: YahooConfig | null;
   twelvedata: TwelveDataConfig | null;
   meetup: MeetupConfig | null;
+  x: XConfig | null;
+  fxtwitter: FxTwitterConfig | null;
 }
 
 export interface ServerConfig {
@@ -43,7 +47,7 @@ export interface ServerConfig {
   rateLimit: RateLimitPolicy;
   /** `PROVIDER_ROUTES`: the operator's routes of live keys, over the default ones (providers/build-providers.ts). */
   providerRoutes: Partial<Record<OperationId, string>>;
-  /** The upstreams the adapters call (SearXNG, Brave, Firecrawl, a model server); an adapter is built when its variables are set. */
+  /** The upstreams the adapters call (SearXNG, Brave, Firecrawl, a model server, X, FxTwitter); an adapter is built when its variables are set. */
   upstreams: UpstreamConfigs;
   /** Lets user-given URLs reach private and loopback addresses (intranet deployments, tests). */
   allowPrivateNetwork: boolean;
@@ -181,7 +185,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: databaseUrl(env),
     rateLimit: parseRateLimit(env.RATE_LIMIT || '120/60', 'RATE_LIMIT'),
     providerRoutes: routes,
-    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env), yahoo: yahooConfig(env), twelvedata: twelveDataConfig(env), tiktok: tiktokConfig(env, routes), meetup: meetupConfig(env) },
+    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env), yahoo: yahooConfig(env), twelvedata: twelveDataConfig(env), tiktok: tiktokConfig(env, routes), meetup: meetupConfig(env), x: xConfig(env), fxtwitter: fxtwitterConfig(env) },
     allowPrivateNetwork: booleanFlag(env, 'ALLOW_PRIVATE_NETWORK'),
     chromiumPath: executable(env, 'CHROMIUM_PATH'),
     checkResponseHeaders: oneOf(env, 'NODE_ENV', NODE_ENVS, 'development') !== 'production',

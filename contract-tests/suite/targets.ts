@@ -2,7 +2,7 @@
  * The targets the shared cases run against, each started by the suite on a free loopback port:
  * the mock (`npm run mock`); the real server with a sandbox key; the real server with a live key,
  * whose web operations fetch the local test site for real; and the real server with a live key
- * and its upstream adapters configured (SEARXNG_URL, OPENAI_BASE_URL, YAHOO_FINANCE_URL, TIKTOK_URL) against fakes on loopback.
+ * and its upstream adapters configured (SEARXNG_URL, OPENAI_BASE_URL, YAHOO_FINANCE_URL, TIKTOK_URL, MEETUP_ACCESS_TOKEN, X_BEARER_TOKEN) against fakes on loopback.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { OperationId } from '../../generated/operations.ts';
 import { startTestSite } from '../../server/test-support/test-site.ts';
-import { startFakeMeetup, startFakeModel, startFakeSearxng, startFakeTiktok, startFakeYahoo } from './upstream-fakes.ts';
+import { startFakeMeetup, startFakeModel, startFakeSearxng, startFakeTiktok, startFakeX, startFakeYahoo, X_FAKE_TOKEN } from './upstream-fakes.ts';
 
 export type TargetName = 'mock' | 'server' | 'server-live' | 'server-upstreams';
 
@@ -34,11 +34,11 @@ export const CASE_SITE_ORIGIN = 'https://example.com';
 const WITHOUT_LIVE_PROVIDER: OperationId[] = ['searchWeb', 'extractWebData', 'runWebAgent', 'listCollectionVideos', 'getPriceHistory', 'getMicroblogPost', 'listSocialEvents'];
 
 /**
- * Operations a live key has no provider for even with every adapter configured: no adapter yet
- * for microblog posts (short video: the tiktok adapter, finance/history: the yahoo adapter, social
- * events: the meetup adapter, each on a fake in upstream-fakes.ts).
+ * Operations a live key has no provider for even with every adapter configured: none. Every
+ * operation has an adapter, here on a fake in upstream-fakes.ts (short video: tiktok,
+ * finance/history: yahoo, social events: meetup, microblog: x).
  */
-const WITHOUT_UPSTREAM_ADAPTER: OperationId[] = ['getMicroblogPost'];
+const WITHOUT_UPSTREAM_ADAPTER: OperationId[] = [];
 
 export interface RunningTarget {
   name: TargetName;
@@ -146,16 +146,16 @@ async function roleKeys(env: Record<string, string>, mode: string[]): Promise<{ 
 async function liveSurroundings(mode: 'live' | 'upstreams'): Promise<{ env: Record<string, string>; siteOrigin: string; unavailable: OperationId[]; close(): Promise<void> }> {
   const site = await startTestSite();
   if (mode === 'live') return { env: {}, siteOrigin: site.origin, unavailable: WITHOUT_LIVE_PROVIDER, close: () => site.close() };
-  const [searxng, model, tiktok, yahoo, meetup] = await Promise.all([startFakeSearxng(), startFakeModel(), startFakeTiktok(), startFakeYahoo(), startFakeMeetup()]);
+  const [searxng, model, tiktok, yahoo, meetup, x] = await Promise.all([startFakeSearxng(), startFakeModel(), startFakeTiktok(), startFakeYahoo(), startFakeMeetup(), startFakeX()]);
   return {
     env: {
       SEARXNG_URL: searxng.baseUrl, OPENAI_BASE_URL: `${model.baseUrl}/v1`, OPENAI_MODEL: 'contract-suite-model', TIKTOK_URL: tiktok.baseUrl, YAHOO_FINANCE_URL: yahoo.baseUrl,
-      MEETUP_API_URL: `${meetup.baseUrl}/gql-ext`, MEETUP_ACCESS_TOKEN: 'contract-suite-meetup-token',
+      MEETUP_API_URL: `${meetup.baseUrl}/gql-ext`, MEETUP_ACCESS_TOKEN: 'contract-suite-meetup-token', X_BEARER_TOKEN: X_FAKE_TOKEN, X_API_URL: x.baseUrl,
     },
     siteOrigin: site.origin,
     unavailable: WITHOUT_UPSTREAM_ADAPTER,
     async close() {
-      await Promise.all([site.close(), searxng.close(), model.close(), tiktok.close(), yahoo.close(), meetup.close()]);
+      await Promise.all([site.close(), searxng.close(), model.close(), tiktok.close(), yahoo.close(), meetup.close(), x.close()]);
     },
   };
 }

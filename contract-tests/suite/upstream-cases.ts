@@ -1,7 +1,8 @@
 /**
  * Cases for the `server-upstreams` target only: the real server with a live key whose `web/search`
- * and `web/extract` go through the searxng and openai adapters, and `shortvideo/collection/videos`
- * through the tiktok adapter, to fakes on loopback (upstream-fakes.ts). They show the adapters
+ * and `web/extract` go through the searxng and openai adapters, and `shortvideo/collection/videos`,
+ * `finance/history`, `socialnet/events` and `microblog/post` through the tiktok, yahoo, meetup and x
+ * adapters, to fakes on loopback (upstream-fakes.ts). They show the adapters
  * really answered: SearXNG's documented results, the model's answer about the test site's page,
  * TikTok's item list, and what needs a search provider now accepted.
  */
@@ -9,7 +10,7 @@ import { expect } from 'vitest';
 import { contractOperations, type ContractOperation } from '../contract.ts';
 import type { ContractCase } from './cases.ts';
 import { CASE_SITE_ORIGIN } from './targets.ts';
-import { JSON_MODE_ANSWER, MEETUP_UNKNOWN_GROUP } from './upstream-fakes.ts';
+import { JSON_MODE_ANSWER, MEETUP_UNKNOWN_GROUP, X_MISSING_POST_ID } from './upstream-fakes.ts';
 
 function operation(operationId: string): ContractOperation {
   return contractOperations().find((candidate) => candidate.operationId === operationId)!;
@@ -21,6 +22,7 @@ const createMonitor = operation('createMonitor');
 const collectionVideos = operation('listCollectionVideos');
 const history = operation('getPriceHistory');
 const events = operation('listSocialEvents');
+const microblogPost = operation('getMicroblogPost');
 const PLANS_SCHEMA = JSON.stringify({
   type: 'object',
   properties: { plans: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, monthly_usd: { type: ['number', 'null'] } }, required: ['name', 'monthly_usd'] } } },
@@ -157,5 +159,33 @@ export const upstreamCases: ContractCase[] = [
     query: { url: `https://www.meetup.com/${MEETUP_UNKNOWN_GROUP}/` },
     only: ['server-upstreams'],
     expected: { status: 404, code: 'upstream_not_found', check: (answer) => expect(answer.body.credits_used).toBe(0) },
+  },
+  {
+    name: "getMicroblogPost (upstreams): X's documented reply, its author, photo and GIF, charged",
+    operation: microblogPost,
+    method: 'GET',
+    path: microblogPost.path,
+    query: { post_id: '1445880548472328192' },
+    only: ['server-upstreams'],
+    expected: {
+      status: 200,
+      check: ({ body }) => {
+        expect(body.data.post).toMatchObject({
+          id: '1445880548472328192', url: 'https://x.com/XDevelopers/status/1445880548472328192', in_reply_to_post_id: '1445078208190291973', quoted_post_id: '1442182396523257861',
+          author: { id: '2244994945', username: 'XDevelopers', display_name: 'Developers', verified: false, followers: 583423 },
+        });
+        expect(body.data.post.media.map((media: { type: string }) => media.type)).toEqual(['photo', 'gif']);
+        expect(body.credits_used).toBe(microblogPost.object['x-credit-cost']);
+      },
+    },
+  },
+  {
+    name: "getMicroblogPost (upstreams): X's resource-not-found problem (a 200) is 404 upstream_not_found, uncharged",
+    operation: microblogPost,
+    method: 'GET',
+    path: microblogPost.path,
+    query: { post_id: X_MISSING_POST_ID },
+    only: ['server-upstreams'],
+    expected: { status: 404, code: 'upstream_not_found', messageIncludes: ['X found nothing'], check: ({ body }) => expect(body.credits_used).toBe(0) },
   },
 ];

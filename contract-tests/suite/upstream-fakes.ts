@@ -8,7 +8,8 @@
  * app answering `/api/collection/item_list/` with the adapter's recorded-shape fixtures; and a
  * Meetup GraphQL endpoint at `/gql-ext` answering every group with the meetup adapter's documented upcoming page
  * (and its last, past page for `status: ["PAST"]`), and the group `no-such-group` with
- * `groupByUrlname: null`.
+ * `groupByUrlname: null`; and an X API answering `GET /2/tweets/{id}` with its documented posts
+ * (X_FAKE_TOKEN required).
  */
 import type { ServerResponse } from 'node:http';
 import { completion } from '../../server/providers/openai/fixtures.ts';
@@ -22,6 +23,9 @@ import news from '../../server/providers/searxng/fixtures/news.json' with { type
 import web from '../../server/providers/searxng/fixtures/web.json' with { type: 'json' };
 import tiktokFirst from '../../server/providers/tiktok/fixtures/item-list-first.json' with { type: 'json' };
 import tiktokLast from '../../server/providers/tiktok/fixtures/item-list-last.json' with { type: 'json' };
+import xNotFound from '../../server/providers/x/fixtures/not-found.json' with { type: 'json' };
+import xReply from '../../server/providers/x/fixtures/reply-with-photos.json' with { type: 'json' };
+import xVideo from '../../server/providers/x/fixtures/tweet-with-video.json' with { type: 'json' };
 import yahooAapl from '../../server/providers/yahoo/fixtures/aapl-5d.json' with { type: 'json' };
 import yahooEurusd from '../../server/providers/yahoo/fixtures/eurusd-1mo.json' with { type: 'json' };
 import yahooNotFound from '../../server/providers/yahoo/fixtures/not-found.json' with { type: 'json' };
@@ -104,5 +108,21 @@ export function startFakeMeetup(): Promise<FakeUpstream> {
     const variables = (request.body as MeetupRequest | undefined)?.variables ?? {};
     if (variables.urlname === MEETUP_UNKNOWN_GROUP) return json(200, meetupNoGroup)(request, response);
     json(200, variables.status?.length === 1 && variables.status[0] === 'PAST' ? meetupPast : meetupUpcoming)(request, response);
+  });
+}
+
+/** The bearer token the `server-upstreams` target gives the x adapter; the fake X refuses any other (401). */
+export const X_FAKE_TOKEN = 'contract-suite-x-bearer';
+/** The post the fake X says does not exist (its documented resource-not-found answer). */
+export const X_MISSING_POST_ID = xNotFound.errors[0]!.resource_id;
+
+/** X API v2: the documented reply for its id, the not-found problem for X_MISSING_POST_ID, the documented post with a video for any other id. */
+export function startFakeX(): Promise<FakeUpstream> {
+  return startFakeUpstream((request, response) => {
+    const url = new URL(request.url, 'http://x.invalid');
+    const id = /^\/2\/tweets\/(\d+)$/.exec(url.pathname)?.[1];
+    if (request.method !== 'GET' || id === undefined) return notFound(request, response);
+    if (request.headers.authorization !== `Bearer ${X_FAKE_TOKEN}`) return json(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' })(request, response);
+    json(200, id === X_MISSING_POST_ID ? xNotFound : id === xReply.data.id ? xReply : xVideo)(request, response);
   });
 }

@@ -18,6 +18,8 @@ import tiktokFirst from './tiktok/fixtures/item-list-first.json' with { type: 'j
 import tiktokNotFound from './tiktok/fixtures/not-found.json' with { type: 'json' };
 import twelveDataDaily from './twelvedata/fixtures/aapl-1day.json' with { type: 'json' };
 import yahooDaily from './yahoo/fixtures/aapl-5d.json' with { type: 'json' };
+import xTweet from './x/fixtures/tweet-with-video.json' with { type: 'json' };
+import fxStatus from './fxtwitter/fixtures/status.json' with { type: 'json' };
 
 const FIRST_RESULT = 'https://qdrant.tech/benchmarks/';
 
@@ -25,21 +27,25 @@ let searxng: FakeUpstream;
 let brave: FakeUpstream;
 let firecrawl: FakeUpstream;
 let model: FakeUpstream;
+let x: FakeUpstream;
+let fxtwitter: FakeUpstream;
 let site: TestSite;
 const servers: TestServer[] = [];
 
 beforeAll(async () => {
-  [searxng, brave, firecrawl, model, site] = await Promise.all([
+  [searxng, brave, firecrawl, model, site, x, fxtwitter] = await Promise.all([
     startFakeUpstream(json(200, searxngWeb)),
     startFakeUpstream(json(200, braveWeb)),
     startFakeUpstream(json(200, firecrawlSearch)),
     startFakeUpstream(json(200, completion({ content: '{"team_price_usd":49}' }))),
     startTestSite(),
+    startFakeUpstream(json(200, xTweet)),
+    startFakeUpstream(json(200, fxStatus)),
   ]);
 });
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
-  await Promise.all([searxng, brave, firecrawl, model, site].map((running) => running.close()));
+  await Promise.all([searxng, brave, firecrawl, model, site, x, fxtwitter].map((running) => running.close()));
 });
 
 async function server(options: TestServerOptions): Promise<TestServer> {
@@ -79,6 +85,18 @@ describe('buildProviders, through the real app', () => {
     const answer = await search(await server({ upstreams: { ...upstreams().brave, ...upstreams().firecrawl, ...upstreams().searxng } }));
     expect(answer.status).toBe(200);
     expect([searxng.requests.length > before.searxng, brave.requests.length - before.brave]).toEqual([true, 0]);
+  });
+
+  it('microblog/post goes to x when X_BEARER_TOKEN is set (even beside FxTwitter), to fxtwitter when only FXTWITTER_URL is set, and answers 503 without either', async () => {
+    const post = async (target: TestServer) => target.call('/microblog/post?post_id=1260294888811347969', { key: target.key({ sandbox: false }).secret });
+    const asked = () => [x.requests.length, fxtwitter.requests.length];
+    const before = asked();
+    const both = await post(await server({ upstreams: { x: { url: x.baseUrl, bearerToken: 'AAAA-test' }, fxtwitter: { url: fxtwitter.baseUrl } } }));
+    expect([both.status, both.body.data?.post.url, asked()[0]! - before[0]!, asked()[1]! - before[1]!]).toEqual([200, 'https://x.com/Twitter/status/1260294888811347969', 1, 0]);
+    const only = await post(await server({ upstreams: { fxtwitter: { url: fxtwitter.baseUrl } } }));
+    expect([only.status, only.body.data?.post.url, asked()[1]! - before[1]!]).toEqual([200, 'https://twitter.com/Twitter/status/1580661436132757506', 1]);
+    const none = await post(await server({}));
+    expect([none.status, none.body.error.code, none.body.credits_used]).toEqual([503, 'provider_unavailable', 0]);
   });
 
   it('PROVIDER_ROUTES overrides the default: {"searchWeb":"brave"} uses Brave while SearXNG is set too', async () => {
@@ -202,6 +220,8 @@ describe('defaultRoutes', () => {
     { built: ['twelvedata'], routes: { getPriceHistory: 'twelvedata' } },
     { built: ['twelvedata', 'yahoo'], routes: { getPriceHistory: 'yahoo' } },
     { built: ['meetup'], routes: { listSocialEvents: 'meetup' } },
+    { built: ['fxtwitter', 'x'], routes: { getMicroblogPost: 'x' } },
+    { built: ['fxtwitter'], routes: { getMicroblogPost: 'fxtwitter' } },
   ])('$built → $routes', ({ built, routes }) => {
     expect(defaultRoutes(built)).toEqual(routes);
   });

@@ -10,6 +10,7 @@ import type { UpstreamConfigs } from '../config.ts';
 import { createBraveProvider } from './brave/index.ts';
 import { createFirecrawlProvider } from './firecrawl/index.ts';
 import { createMeetupProvider } from './meetup/index.ts';
+import { createFxTwitterProvider } from './fxtwitter/index.ts';
 import { createOpenAiAdapter } from './openai/index.ts';
 import { noPageReader, readPageThrough } from './read-page.ts';
 import { ProviderRegistry } from './registry.ts';
@@ -19,6 +20,7 @@ import { createTiktokProvider } from './tiktok/index.ts';
 import { createTwelveDataProvider } from './twelvedata/index.ts';
 import { createYahooProvider, YAHOO_FINANCE_DEFAULT_URL } from './yahoo/index.ts';
 import type { DataProvider } from './types.ts';
+import { createXProvider } from './x/index.ts';
 
 type Routes = Partial<Record<OperationId, string>>;
 
@@ -40,6 +42,8 @@ const WEB_OPERATIONS: OperationId[] = ['scrapeWebPage', 'mapWebsite', 'crawlWebs
 const MODEL_OPERATIONS: OperationId[] = ['extractWebData', 'runWebAgent'];
 /** `finance/history` goes to the first finance adapter built, in this order. */
 const FINANCE_ADAPTERS = ['yahoo', 'twelvedata'] as const;
+/** `microblog/post` goes to the first microblog adapter configured: the official API before FxTwitter. */
+const MICROBLOG_ADAPTERS = ['x', 'fxtwitter'] as const;
 
 /** Each adapter whose configuration is set, by its name. */
 function adapters(options: ProviderOptions): Record<string, DataProvider> {
@@ -55,6 +59,8 @@ function adapters(options: ProviderOptions): Record<string, DataProvider> {
   if (upstreams.yahoo || routedToYahoo) built.yahoo = createYahooProvider(upstreams.yahoo ?? { url: YAHOO_FINANCE_DEFAULT_URL }, { logger });
   if (upstreams.twelvedata) built.twelvedata = createTwelveDataProvider(upstreams.twelvedata, { logger });
   if (upstreams.meetup) built.meetup = createMeetupProvider(upstreams.meetup, { logger });
+  if (upstreams.x) built.x = createXProvider(upstreams.x, { logger });
+  if (upstreams.fxtwitter) built.fxtwitter = createFxTwitterProvider(upstreams.fxtwitter, { logger });
   if (upstreams.openai) {
     const openai = createOpenAiAdapter(upstreams.openai, { logger, readPage });
     built.openai = Object.assign(openai.provider, { close: openai.close });
@@ -68,6 +74,8 @@ export function defaultRoutes(built: readonly string[]): Routes {
   if (built.includes('web')) for (const operationId of WEB_OPERATIONS) routes[operationId] = 'web';
   const search = SEARCH_ADAPTERS.find((name) => built.includes(name));
   if (search) routes.searchWeb = search;
+  const microblog = MICROBLOG_ADAPTERS.find((name) => built.includes(name));
+  if (microblog) routes.getMicroblogPost = microblog;
   if (built.includes('openai')) for (const operationId of MODEL_OPERATIONS) routes[operationId] = 'openai';
   const finance = FINANCE_ADAPTERS.find((name) => built.includes(name));
   if (finance) routes.getPriceHistory = finance;

@@ -71,6 +71,13 @@ describe('UpstreamClient', () => {
     expect((await client().request({ method: 'GET', path: '/search', signal: new AbortController().signal })).body).toBeNull();
   });
 
+  it('a status in readStatuses answers its parsed body for the adapter to read; the same status not listed is the table\'s failure', async () => {
+    fake.answer = json(401, { code: 401, message: 'PRIVATE_TWEET' });
+    const answer = await client().request({ method: 'GET', path: '/i/status/1', readStatuses: [401, 404], signal: new AbortController().signal });
+    expect([answer.status, answer.body]).toEqual([401, { code: 401, message: 'PRIVATE_TWEET' }]);
+    expect((await failureOf(client().request({ method: 'GET', path: '/i/status/1', readStatuses: [404], signal: new AbortController().signal }))).code).toBe('provider_unavailable');
+  });
+
   it.each(failures)('$name', async ({ answer, status, code, message, headers }) => {
     fake.answer = answer;
     const error = await failureOf(client().request({ method: 'GET', path: '/search', signal: new AbortController().signal }));

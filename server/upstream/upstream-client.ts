@@ -30,6 +30,11 @@ export interface UpstreamRequest {
   /** Sent as JSON. */
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * Statuses besides 2xx whose JSON body the adapter reads itself, because the upstream documents
+   * what its body says there (FxTwitter's 401 `PRIVATE_TWEET` is a post, not a credential, problem).
+   */
+  readStatuses?: readonly number[];
   /** The caller's: when it aborts, the call stops and rejects with its reason. */
   signal: AbortSignal;
 }
@@ -75,7 +80,7 @@ export class UpstreamClient {
     this.limit = new InFlightLimit(config.maxInFlight);
   }
 
-  /** One JSON call: the 2xx answer parsed, or a ProviderError from the failure table; the caller's abort rejects with its reason. */
+  /** One JSON call: the 2xx answer (or one of `readStatuses`) parsed, or a ProviderError from the failure table; the caller's abort rejects with its reason. */
   async request(request: UpstreamRequest): Promise<UpstreamAnswer> {
     const timeout = AbortSignal.timeout(this.config.timeoutMs);
     const signal = AbortSignal.any([request.signal, timeout]);
@@ -103,7 +108,8 @@ export class UpstreamClient {
       signal,
     });
     const answerHeaders = flatHeaders(answer.headers);
-    if (answer.statusCode < 200 || answer.statusCode >= 300) {
+    const read = (answer.statusCode >= 200 && answer.statusCode < 300) || (request.readStatuses ?? []).includes(answer.statusCode);
+    if (!read) {
       discard(answer.body);
       throw new Failed({ kind: 'status', status: answer.statusCode, headers: answerHeaders });
     }

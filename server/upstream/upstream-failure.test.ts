@@ -11,6 +11,7 @@ describe('retryAfterSeconds', () => {
     { name: 'Retry-After wins over the reset headers', headers: { 'retry-after': '5', 'x-ratelimit-reset': '100' }, seconds: 5 },
     { name: 'x-ratelimit-reset in seconds', headers: { 'x-ratelimit-reset': '42' }, seconds: 42 },
     { name: 'x-ratelimit-reset in epoch seconds', headers: { 'x-ratelimit-reset': String(NOW / 1000 + 75) }, seconds: 75 },
+    { name: "X's x-rate-limit-reset in epoch seconds (its x-rate-limit-remaining at 0)", headers: { 'x-rate-limit-limit': '900', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(NOW / 1000 + 412) }, seconds: 412 },
     { name: "Brave's per-window lists: the window whose remaining is 0", headers: { 'x-ratelimit-remaining': '14990, 0', 'x-ratelimit-reset': '1, 1419704' }, seconds: 1419704 },
     { name: "Brave's lists with no window at 0: the longest reset", headers: { 'x-ratelimit-reset': '1, 3600' }, seconds: 3600 },
     { name: "OpenAI's exhausted tokens: 1m30.5s", headers: { 'x-ratelimit-remaining-requests': '10', 'x-ratelimit-reset-requests': '1s', 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '1m30.5s' }, seconds: 91 },

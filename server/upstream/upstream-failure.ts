@@ -68,6 +68,7 @@ function statusFailure(provider: string, status: number, headers: Record<string,
 /** Headers that say when a rate limit resets, each with the header that says whether that limit is exhausted. */
 const RESET_HEADERS = [
   { reset: 'x-ratelimit-reset', remaining: 'x-ratelimit-remaining' },
+  { reset: 'x-rate-limit-reset', remaining: 'x-rate-limit-remaining' },
   { reset: 'x-ratelimit-reset-requests', remaining: 'x-ratelimit-remaining-requests' },
   { reset: 'x-ratelimit-reset-tokens', remaining: 'x-ratelimit-remaining-tokens' },
 ] as const;
@@ -77,7 +78,7 @@ const EPOCH_SECONDS_FROM = 1e9;
 
 /**
  * Seconds to wait, from the upstream's `Retry-After` (seconds or an HTTP date) or its rate-limit
- * reset headers: `x-ratelimit-reset` in seconds or epoch seconds, Brave's per-window lists
+ * reset headers: `x-ratelimit-reset` in seconds or epoch seconds (X spells it `x-rate-limit-reset`), Brave's per-window lists
  * (`1, 1419704`, the window whose remaining count is 0), OpenAI's durations (`6m0s`, `1s`, `20ms`).
  * Rounded up, at least 1; undefined when the upstream does not say.
  */
