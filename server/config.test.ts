@@ -119,7 +119,11 @@ const variables: Record<string, { good: Case[]; bad: BadCase[] }> = {
     bad: [{ value: 'fc 123', message: 'FIRECRAWL_API_KEY must be one API key without spaces or line breaks' }],
   },
   YAHOO_FINANCE_URL: {
-    good: [{ value: '', field: 'upstreams', expected: NO_UPSTREAMS }, { value: 'http://127.0.0.1:9100/', field: 'upstreams', expected: { ...NO_UPSTREAMS, yahoo: { url: 'http://127.0.0.1:9100' } } }],
+    good: [
+      { value: '', field: 'upstreams', expected: NO_UPSTREAMS },
+      { value: 'http://127.0.0.1:9100/', field: 'upstreams', expected: { ...NO_UPSTREAMS, yahoo: { url: 'http://127.0.0.1:9100' } } },
+      { value: '', with: { PROVIDER_ROUTES: '{"getPriceHistory":"yahoo"}' }, field: 'upstreams', expected: { ...NO_UPSTREAMS, yahoo: { url: 'https://query1.finance.yahoo.com' } } },
+    ],
     bad: [{ value: 'query1.finance.yahoo.com', message: 'YAHOO_FINANCE_URL must be an http(s) URL without query or fragment' }],
   },
   TWELVEDATA_API_KEY: {

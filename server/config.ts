@@ -185,7 +185,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: databaseUrl(env),
     rateLimit: parseRateLimit(env.RATE_LIMIT || '120/60', 'RATE_LIMIT'),
     providerRoutes: routes,
-    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env), yahoo: yahooConfig(env), twelvedata: twelveDataConfig(env), tiktok: tiktokConfig(env, routes), meetup: meetupConfig(env), x: xConfig(env), fxtwitter: fxtwitterConfig(env) },
+    upstreams: { searxng: searxngConfig(env), brave: braveConfig(env), firecrawl: firecrawlConfig(env), openai: openaiConfig(env), yahoo: yahooConfig(env, routes), twelvedata: twelveDataConfig(env), tiktok: tiktokConfig(env, routes), meetup: meetupConfig(env), x: xConfig(env), fxtwitter: fxtwitterConfig(env) },
     allowPrivateNetwork: booleanFlag(env, 'ALLOW_PRIVATE_NETWORK'),
     chromiumPath: executable(env, 'CHROMIUM_PATH'),
     checkResponseHeaders: oneOf(env, 'NODE_ENV', NODE_ENVS, 'development') !== 'production',

@@ -18,7 +18,7 @@ import { sandboxProvider } from './sandbox/index.ts';
 import { createSearxngProvider } from './searxng/index.ts';
 import { createTiktokProvider } from './tiktok/index.ts';
 import { createTwelveDataProvider } from './twelvedata/index.ts';
-import { createYahooProvider, YAHOO_FINANCE_DEFAULT_URL } from './yahoo/index.ts';
+import { createYahooProvider } from './yahoo/index.ts';
 import type { DataProvider } from './types.ts';
 import { createXProvider } from './x/index.ts';
 
@@ -54,9 +54,7 @@ function adapters(options: ProviderOptions): Record<string, DataProvider> {
   if (upstreams.brave) built.brave = createBraveProvider(upstreams.brave, { logger, readPage });
   if (upstreams.firecrawl) built.firecrawl = createFirecrawlProvider(upstreams.firecrawl, { logger, readPage });
   if (upstreams.tiktok) built.tiktok = createTiktokProvider(upstreams.tiktok, { logger });
-  // Yahoo needs no key: built when YAHOO_FINANCE_URL is set, or when a route names it (then on its documented public URL).
-  const routedToYahoo = Object.values(options.routes ?? {}).includes('yahoo');
-  if (upstreams.yahoo || routedToYahoo) built.yahoo = createYahooProvider(upstreams.yahoo ?? { url: YAHOO_FINANCE_DEFAULT_URL }, { logger });
+  if (upstreams.yahoo) built.yahoo = createYahooProvider(upstreams.yahoo, { logger });
   if (upstreams.twelvedata) built.twelvedata = createTwelveDataProvider(upstreams.twelvedata, { logger });
   if (upstreams.meetup) built.meetup = createMeetupProvider(upstreams.meetup, { logger });
   if (upstreams.x) built.x = createXProvider(upstreams.x, { logger });

@@ -9,11 +9,12 @@ export interface YahooConfig {
 }
 
 /**
- * null when `YAHOO_FINANCE_URL` is unset: the adapter needs no key, so it is built only when the
- * operator asks (this variable, or `PROVIDER_ROUTES` naming `yahoo`, build-providers.ts); a default
- * deployment never calls the public internet unasked. A ConfigError naming it for a bad value.
+ * null when the adapter is off: it needs no key, so it is on only when the operator asks, by
+ * `YAHOO_FINANCE_URL` or by a `PROVIDER_ROUTES` route to `yahoo` (then on its documented URL); a
+ * default deployment never calls the public internet unasked. A ConfigError naming it for a bad value.
  */
-export function yahooConfig(env: NodeJS.ProcessEnv): YahooConfig | null {
-  const url = upstreamUrl(env, 'YAHOO_FINANCE_URL');
+export function yahooConfig(env: NodeJS.ProcessEnv, routes: Record<string, string | undefined>): YahooConfig | null {
+  const routed = Object.values(routes).includes('yahoo');
+  const url = upstreamUrl(env, 'YAHOO_FINANCE_URL', routed ? YAHOO_FINANCE_DEFAULT_URL : undefined);
   return url === undefined ? null : { url };
 }

@@ -139,13 +139,14 @@ describe('the yahoo adapter', () => {
 
   describe('YAHOO_FINANCE_URL', () => {
     it.each([
-      [{}, null],
-      [{ YAHOO_FINANCE_URL: 'http://127.0.0.1:9100/' }, { url: 'http://127.0.0.1:9100' }],
-    ])('%j reads as %j', (env, expected) => {
-      expect(yahooConfig(env)).toEqual(expected);
+      [{}, {}, null],
+      [{ YAHOO_FINANCE_URL: 'http://127.0.0.1:9100/' }, {}, { url: 'http://127.0.0.1:9100' }],
+      [{}, { getPriceHistory: 'yahoo' }, { url: 'https://query1.finance.yahoo.com' }],
+    ])('%j with routes %j reads as %j', (env, routes, expected) => {
+      expect(yahooConfig(env, routes)).toEqual(expected);
     });
     it('a value that is not an http(s) URL stops start-up naming it', () => {
-      expect(() => yahooConfig({ YAHOO_FINANCE_URL: 'query1.finance.yahoo.com' })).toThrow(/YAHOO_FINANCE_URL must be an http\(s\) URL/);
+      expect(() => yahooConfig({ YAHOO_FINANCE_URL: 'query1.finance.yahoo.com' }, {})).toThrow(/YAHOO_FINANCE_URL must be an http\(s\) URL/);
     });
   });
 });
