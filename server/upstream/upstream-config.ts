@@ -20,6 +20,29 @@ export function upstreamKey(env: NodeJS.ProcessEnv, name: string): string | unde
   return value;
 }
 
+/** Where an adapter that needs a credential is: its key's and its URL's variables, the official URL, and what the key is called in a message. */
+export interface CredentialedUpstream {
+  keyName: string;
+  urlName: string;
+  defaultUrl: string;
+  /** How the refusal of a URL without a key ends, such as `Brave Search needs its key`. */
+  needs: string;
+}
+
+/**
+ * The URL and key of an adapter that needs a credential: null when the key is unset (the adapter
+ * is off); a ConfigError naming the variable for a bad value, or for a URL set without a key.
+ */
+export function credentialedUpstream(env: NodeJS.ProcessEnv, upstream: CredentialedUpstream): { url: string; key: string } | null {
+  const key = upstreamKey(env, upstream.keyName);
+  const url = upstreamUrl(env, upstream.urlName, upstream.defaultUrl)!;
+  if (key === undefined) {
+    if (env[upstream.urlName]?.trim()) throw new ConfigError(`${upstream.urlName} is set but ${upstream.keyName} is not: ${upstream.needs}`);
+    return null;
+  }
+  return { url, key };
+}
+
 /** A URL with its password hidden, for a message. */
 function redacted(value: string): string {
   return value.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');

@@ -1,6 +1,5 @@
 /** The Brave Search adapter's variables. */
-import { ConfigError } from '../../config-error.ts';
-import { upstreamKey, upstreamUrl } from '../../upstream/upstream-config.ts';
+import { credentialedUpstream } from '../../upstream/upstream-config.ts';
 
 export const BRAVE_SEARCH_DEFAULT_URL = 'https://api.search.brave.com';
 
@@ -13,11 +12,6 @@ export interface BraveConfig {
 
 /** null when `BRAVE_SEARCH_API_KEY` is unset (the adapter is off); a ConfigError naming the variable for a bad value, or for a URL without a key. */
 export function braveConfig(env: NodeJS.ProcessEnv): BraveConfig | null {
-  const apiKey = upstreamKey(env, 'BRAVE_SEARCH_API_KEY');
-  const url = upstreamUrl(env, 'BRAVE_SEARCH_URL', BRAVE_SEARCH_DEFAULT_URL)!;
-  if (apiKey === undefined) {
-    if (env.BRAVE_SEARCH_URL?.trim()) throw new ConfigError('BRAVE_SEARCH_URL is set but BRAVE_SEARCH_API_KEY is not: Brave Search needs its key');
-    return null;
-  }
-  return { url, apiKey };
+  const upstream = credentialedUpstream(env, { keyName: 'BRAVE_SEARCH_API_KEY', urlName: 'BRAVE_SEARCH_URL', defaultUrl: BRAVE_SEARCH_DEFAULT_URL, needs: 'Brave Search needs its key' });
+  return upstream && { url: upstream.url, apiKey: upstream.key };
 }

@@ -1,6 +1,5 @@
 /** The Meetup adapter's variables. */
-import { ConfigError } from '../../config-error.ts';
-import { upstreamKey, upstreamUrl } from '../../upstream/upstream-config.ts';
+import { credentialedUpstream } from '../../upstream/upstream-config.ts';
 
 export const MEETUP_DEFAULT_URL = 'https://api.meetup.com/gql-ext';
 
@@ -13,11 +12,6 @@ export interface MeetupConfig {
 
 /** null when `MEETUP_ACCESS_TOKEN` is unset (the adapter is off); a ConfigError naming the variable for a bad value, or for a URL without a token. */
 export function meetupConfig(env: NodeJS.ProcessEnv): MeetupConfig | null {
-  const accessToken = upstreamKey(env, 'MEETUP_ACCESS_TOKEN');
-  const url = upstreamUrl(env, 'MEETUP_API_URL', MEETUP_DEFAULT_URL)!;
-  if (accessToken === undefined) {
-    if (env.MEETUP_API_URL?.trim()) throw new ConfigError('MEETUP_API_URL is set but MEETUP_ACCESS_TOKEN is not: Meetup needs an access token');
-    return null;
-  }
-  return { url, accessToken };
+  const upstream = credentialedUpstream(env, { keyName: 'MEETUP_ACCESS_TOKEN', urlName: 'MEETUP_API_URL', defaultUrl: MEETUP_DEFAULT_URL, needs: 'Meetup needs an access token' });
+  return upstream && { url: upstream.url, accessToken: upstream.key };
 }

@@ -1,6 +1,5 @@
 /** The X adapter's variables. */
-import { ConfigError } from '../../config-error.ts';
-import { upstreamKey, upstreamUrl } from '../../upstream/upstream-config.ts';
+import { credentialedUpstream } from '../../upstream/upstream-config.ts';
 
 export const X_DEFAULT_URL = 'https://api.x.com';
 
@@ -13,11 +12,6 @@ export interface XConfig {
 
 /** null when `X_BEARER_TOKEN` is unset (the adapter is off); a ConfigError naming the variable for a bad value, or for a URL without a token. */
 export function xConfig(env: NodeJS.ProcessEnv): XConfig | null {
-  const bearerToken = upstreamKey(env, 'X_BEARER_TOKEN');
-  const url = upstreamUrl(env, 'X_API_URL', X_DEFAULT_URL)!;
-  if (bearerToken === undefined) {
-    if (env.X_API_URL?.trim()) throw new ConfigError('X_API_URL is set but X_BEARER_TOKEN is not: the X API needs a bearer token');
-    return null;
-  }
-  return { url, bearerToken };
+  const upstream = credentialedUpstream(env, { keyName: 'X_BEARER_TOKEN', urlName: 'X_API_URL', defaultUrl: X_DEFAULT_URL, needs: 'the X API needs a bearer token' });
+  return upstream && { url: upstream.url, bearerToken: upstream.key };
 }
