@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildReference } from '../scripts/build-reference.ts';
+import { renderReference } from '../scripts/build-reference.ts';
 import { bundlePath, projectRoot } from '../scripts/paths.ts';
 
 const CACHE_DIR = join(projectRoot, 'node_modules', '.cache', 'wsdq-reference');
@@ -31,7 +31,7 @@ async function loadOrBuild(): Promise<Buffer> {
     // Built beside its final name and renamed: a concurrent reader never sees half a page.
     const partial = `${file}.${process.pid}.${Date.now()}.tmp.html`;
     try {
-      await buildReference(partial);
+      await renderReference(partial);
       await rename(partial, file);
     } finally {
       await rm(partial, { force: true });
