@@ -11,6 +11,7 @@ import { ProviderRegistry } from '../providers/registry.ts';
 import { sandboxProvider } from '../providers/sandbox/index.ts';
 import { createWebProvider } from '../providers/web/index.ts';
 import { JobRunner } from './job-runner.ts';
+import { closedOrigin } from '../test-support/closed-origin.ts';
 
 const LINKS: Record<string, string[]> = {
   '/docs/': ['/docs/a', '/docs/b', '/blog/post', 'https://other.example/x'],
@@ -191,19 +192,16 @@ describe('live jobs', () => {
   }
 
   describe('a job that could store no page ends failed, with the cause in job.error and in its failed event, and its submission refunded', () => {
-    let closedOrigin: string;
+    let unreachableOrigin: string;
     beforeAll(async () => {
-      const probe = createServer();
-      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-      closedOrigin = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
-      await new Promise<void>((resolve) => probe.close(() => resolve()));
+      unreachableOrigin = await closedOrigin();
     });
 
     it.each([
       { job: 'a crawl whose start page is 404', path: '/web/crawl', body: () => ({ url: `${origin}/gone` }), code: 'upstream_not_found', message: () => `The start page ${origin}/gone could not be fetched, so nothing could be crawled: The page answered 404.`, pagesFailed: 1 },
-      { job: 'a crawl of a host with nothing listening', path: '/web/crawl', body: () => ({ url: `${closedOrigin}/` }), code: 'upstream_failed', message: () => expect.stringMatching(new RegExp(`^The start page ${closedOrigin}/ could not be fetched, so nothing could be crawled: .*ECONNREFUSED`)), pagesFailed: 1 },
+      { job: 'a crawl of a host with nothing listening', path: '/web/crawl', body: () => ({ url: `${unreachableOrigin}/` }), code: 'upstream_failed', message: () => expect.stringMatching(new RegExp(`^The start page ${unreachableOrigin}/ could not be fetched, so nothing could be crawled: .*ECONNREFUSED`)), pagesFailed: 1 },
       { job: 'a crawl whose start page does not answer in time', path: '/web/crawl', body: () => ({ url: `${origin}/stall` }), code: 'upstream_timeout', message: () => `The start page ${origin}/stall could not be fetched, so nothing could be crawled: The page did not answer within the timeout of 300 ms.`, pagesFailed: 1 },
-      { job: 'a batch scrape whose every page fails', path: '/web/batch-scrape', body: () => ({ urls: [`${origin}/gone`, `${closedOrigin}/a`] }), code: 'upstream_not_found', message: () => `No page could be stored: ${origin}/gone could not be fetched (The page answered 404.), nor could the 1 other page.`, pagesFailed: 2 },
+      { job: 'a batch scrape whose every page fails', path: '/web/batch-scrape', body: () => ({ urls: [`${origin}/gone`, `${unreachableOrigin}/a`] }), code: 'upstream_not_found', message: () => `No page could be stored: ${origin}/gone could not be fetched (The page answered 404.), nor could the 1 other page.`, pagesFailed: 2 },
     ])('$job ends failed with $code (not completed with error null) and is refunded: it kept its submission charge', async ({ path, body, code, message, pagesFailed }) => {
       const { secret, id } = server.key({ credits: 10, sandbox: false });
       const submitted = await server.call(path, { method: 'POST', key: secret, body: { ...body(), webhook_url: receiverUrl } });

@@ -6,18 +6,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server.ts';
+import { closedOrigin } from '../../test-support/closed-origin.ts';
 
 describe('live map through the server', () => {
   let server: TestServer;
   let site: ReturnType<typeof createServer>;
   let siteOrigin: string;
-  let closedOrigin: string;
+  let unreachableOrigin: string;
 
   beforeAll(async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    closedOrigin = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    unreachableOrigin = await closedOrigin();
     // /missing answers 404, /slow never answers, like robots.txt and the sitemaps: the site has nothing to map.
     site = createServer((request, response) => {
       if (request.url === '/slow') return;
@@ -35,7 +33,7 @@ describe('live map through the server', () => {
   });
 
   it.each([
-    { host: 'a host with nothing listening', url: () => `${closedOrigin}/`, status: 502, code: 'upstream_failed' },
+    { host: 'a host with nothing listening', url: () => `${unreachableOrigin}/`, status: 502, code: 'upstream_failed' },
     { host: 'a site whose start page is 404, without a sitemap', url: () => `${siteOrigin}/missing`, status: 404, code: 'upstream_not_found' },
     { host: 'a host that does not answer in time', url: () => `${siteOrigin}/slow`, status: 504, code: 'upstream_timeout' },
   ])('a map of $host answers $status $code, uncharged, and a second call is not served the empty map from the cache', async ({ url, status, code }) => {

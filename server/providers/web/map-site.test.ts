@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validatorAt, describeErrors } from '../../../contract-tests/contract.ts';
 import type { DataProvider } from '../types.ts';
 import { testWebProvider } from '../../test-support/web-provider.ts';
+import { closedOrigin } from '../../test-support/closed-origin.ts';
 
 describe('mapping a site', () => {
   let server: Server;
@@ -89,15 +90,6 @@ async function startSite(answer: (path: string, response: ServerResponse) => voi
   };
 }
 
-/** A loopback port with nothing listening on it: taken from the system, then released. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 const status = (code: number, type = 'text/html', body = '<html><body>error</body></html>') => (_path: string, response: ServerResponse) => {
   response.writeHead(code, { 'content-type': type });
   response.end(body);
@@ -110,7 +102,7 @@ describe('a map emptied by an upstream failure is an error, never an empty succe
   const sitemapModes = ['include', 'skip', 'only'];
 
   it.each(sitemapModes)('a host with nothing listening answers upstream_failed (sitemap=%s), not 200 with no links', async (sitemap) => {
-    const url = `http://127.0.0.1:${await closedPort()}/`;
+    const url = `${await closedOrigin()}/`;
     await expect(map(url, sitemap)).rejects.toMatchObject({ code: 'upstream_failed', message: expect.stringMatching(new RegExp(`^The site of ${url} could not be mapped: .*ECONNREFUSED`)) });
   });
 
