@@ -46,11 +46,11 @@ export class WebhookDispatcher {
 
   /** Attempts every due message once, oldest first, so the events of one job arrive in order. */
   async tick(): Promise<void> {
-    for (const message of this.stores.webhooks.due(this.clock.now(), BATCH)) await this.attempt(message);
+    for (const message of await this.stores.webhooks.due(this.clock.now(), BATCH)) await this.attempt(message);
   }
 
   private async attempt(message: WebhookMessage): Promise<void> {
-    const key = this.stores.keys.get(message.keyId);
+    const key = await this.stores.keys.get(message.keyId);
     let status: number | null = null;
     let error: string | null = null;
     if (!key) error = 'the API key no longer exists';
@@ -80,6 +80,6 @@ export class WebhookDispatcher {
     }
     const delay = RETRY_DELAYS_MS[message.attempts];
     const state = error === null ? 'delivered' : delay === undefined || !key ? 'failed' : 'pending';
-    this.stores.webhooks.recordAttempt(message.id, { state, status, error, nextAttemptAtMs: this.clock.now() + (delay ?? 0) });
+    await this.stores.webhooks.recordAttempt(message.id, { state, status, error, nextAttemptAtMs: this.clock.now() + (delay ?? 0) });
   }
 }
