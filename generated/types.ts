@@ -592,6 +592,16 @@ export interface components {
          */
         ProxyMode: "basic" | "auto" | "enhanced";
         /**
+         * @description An IETF `RateLimit` field value: `"per-key";r=<requests left>;t=<seconds to reset>`.
+         * @example "per-key";r=117;t=42
+         */
+        RateLimitField: string;
+        /**
+         * @description An IETF `RateLimit-Policy` field value: `"per-key";q=<requests>;w=<window in seconds>`.
+         * @example "per-key";q=120;w=60
+         */
+        RateLimitPolicyField: string;
+        /**
          * @description The platform of an operation: the first segment of its path. It is also the name of the API-key scope that grants the platform's operations.
          * @enum {string}
          */
@@ -2238,8 +2248,8 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimitWhenKeyRead"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenKeyRead"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
@@ -2271,6 +2281,8 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimitWhenKeyRead"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenKeyRead"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
@@ -2285,6 +2297,8 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimitWhenKeyRead"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenKeyRead"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
@@ -2299,6 +2313,8 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimitWhenKeyRead"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenKeyRead"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "Retry-After": components["headers"]["UpstreamRetryAfter"];
                 [name: string]: unknown;
@@ -2314,6 +2330,8 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimitWhenKeyRead"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenKeyRead"];
                 "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
@@ -2362,12 +2380,16 @@ export interface components {
         XCache: "HIT" | "MISS" | "BYPASS";
         /** @description Present, with the value `true`, when this answer is the stored answer of an earlier call made with the same `Idempotency-Key` and the same request. A replay charges no credits again. */
         IdempotentReplayed: "true";
-        /** @description IETF RateLimit field (draft-ietf-httpapi-ratelimit-headers): the requests `r` the key has left in the current window, this call counted, and the seconds `t` until the window resets, for the named policy. Sent on every answer to a call whose key is valid, successes and errors alike, so a caller can pace itself before it meets a 429. Not on a 401: without a valid key there is no key's policy to report. A 5xx carries it too when the failure came after the key was read, but does not promise it. */
-        RateLimit: string;
+        /** @description IETF RateLimit field (draft-ietf-httpapi-ratelimit-headers): the requests `r` the key has left in the current window, this call counted, and the seconds `t` until the window resets, for the named policy. Sent on every answer to a call whose key is valid, successes and errors alike, so a caller can pace itself before it meets a 429. Not on a 401: without a valid key there is no key's policy to report. A 422 and a 5xx carry it whenever the key was read (`RateLimitWhenKeyRead`). */
+        RateLimit: components["schemas"]["RateLimitField"];
         /** @description IETF RateLimit-Policy field: the quota `q` of requests a key may make in a window of `w` seconds. The default policy is 120 requests per 60 seconds per API key, configurable by the operator of the service (and per key). Sent with `RateLimit`, on the same answers. */
-        RateLimitPolicy: string;
+        RateLimitPolicy: components["schemas"]["RateLimitPolicyField"];
         /** @description CORS: absent by default, since API keys belong on servers, not in browsers. Present only when the operator (or a frontend developer running the mock) allowed browser calls with `CORS_ORIGINS` and the request's `Origin` is one of them: then it echoes that origin, and `Access-Control-Expose-Headers` lists the envelope headers a page may read. */
         AccessControlAllowOrigin: string;
+        /** @description The key's `RateLimit` field, on an answer that can come before the key is read: present whenever the call's key was read and counted, as on every other answer; absent on a 422 `request_too_large` or `malformed_request` (the request was never read) and on a failure that came before the key was read. */
+        RateLimitWhenKeyRead: components["schemas"]["RateLimitField"];
+        /** @description The key's `RateLimit-Policy` field, sent with `RateLimit` on the same answers: present whenever the call's key was read, absent when the answer came before it was. */
+        RateLimitPolicyWhenKeyRead: components["schemas"]["RateLimitPolicyField"];
         /** @description Seconds to wait before the next call on this key is accepted (RFC 9110 delay-seconds). */
         RetryAfter: number;
         /** @description With `upstream_rate_limited` only, and only when the upstream provider says when its limit resets (its `Retry-After`, or its rate-limit reset headers): seconds to wait before retrying (RFC 9110 delay-seconds, rounded up, at least 1). Absent otherwise: the service does not invent a time. */
