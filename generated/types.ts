@@ -2163,7 +2163,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The API key is missing, not valid, expired or revoked. No credits are used. */
+        /** @description The API key is missing, not valid, expired or revoked. No credits are used. No `RateLimit` or `RateLimit-Policy` fields: without a valid key there is no key's policy to report. */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
