@@ -3,54 +3,23 @@
  * real server, it answers a repeated key with the first answer (and `Idempotent-Replayed: true`)
  * but sends the call upstream again without the key, so the key is charged twice.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-interface StoredAnswer {
-  status: number;
-  headers: Headers;
-  body: string;
-}
-
-export interface DoubleChargingServer {
-  baseUrl: string;
-  close(): Promise<void>;
-}
-
-async function readBody(request: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return chunks.length > 0 ? Buffer.concat(chunks).toString() : undefined;
-}
+import { startTamperingServer, type PassingAnswer, type TamperingServer } from '../../server/test-support/tampering-server.ts';
 
 /** Starts it on a loopback port in front of `upstreamBaseUrl` (with `/v1`). */
-export async function startDoubleChargingServer(upstreamBaseUrl: string): Promise<DoubleChargingServer> {
-  const upstreamOrigin = new URL(upstreamBaseUrl).origin;
-  const answered = new Map<string, StoredAnswer>();
-  const server: Server = createServer(async (request, response) => {
-    const body = await readBody(request);
-    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name))) as Record<string, string>;
-    const key = headers['idempotency-key'];
-    const stored = key === undefined ? undefined : answered.get(key);
-    if (stored) delete headers['idempotency-key'];
-    const upstream = await fetch(`${upstreamOrigin}${request.url}`, { method: request.method!, headers, ...(body === undefined ? {} : { body }) });
-    const answer: StoredAnswer = stored ?? { status: upstream.status, headers: upstream.headers, body: await upstream.text() };
-    if (stored) await upstream.text();
-    else if (key !== undefined) answered.set(key, answer);
-    const sent = new Headers(answer.headers);
-    sent.delete('content-length');
-    sent.delete('connection');
-    sent.delete('keep-alive');
-    if (stored) sent.set('idempotent-replayed', 'true');
-    response.writeHead(answer.status, Object.fromEntries(sent));
-    response.end(answer.body);
+export function startDoubleChargingServer(upstreamBaseUrl: string): Promise<TamperingServer> {
+  const firstAnswers = new Map<string, PassingAnswer>();
+  return startTamperingServer(upstreamBaseUrl, async (call, send) => {
+    const key = call.headers['idempotency-key'];
+    const first = key === undefined ? undefined : firstAnswers.get(key);
+    if (!first) {
+      const answer = await send(call);
+      if (key !== undefined) firstAnswers.set(key, answer);
+      return answer;
+    }
+    const { 'idempotency-key': _dropped, ...withoutKey } = call.headers;
+    await send({ ...call, headers: withoutKey });
+    const replayed = new Headers(first.headers);
+    replayed.set('idempotent-replayed', 'true');
+    return { ...first, headers: replayed };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
 }
