@@ -1,6 +1,7 @@
 /**
  * `npm run workflows`: the Arazzo workflows pass on both targets, and they bite: a server that
- * charges a replayed Idempotency-Key twice fails the idempotency workflow at its balance check.
+ * charges a replayed Idempotency-Key twice, or charges before a 402, fails the workflow at the check
+ * of that promise.
  */
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
@@ -10,9 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/paths.ts';
 import { calledWorkflows, filesFor, workflowFiles, workflowsDir } from '../../scripts/workflows/catalog.ts';
 import { runRespect, type RespectReport } from '../../scripts/workflows/run-respect.ts';
-import { runWorkflows } from '../../scripts/workflows/run-workflows.ts';
+import { LOW_CREDITS, runWorkflows } from '../../scripts/workflows/run-workflows.ts';
 import { startSandboxServer } from '../../scripts/workflows/sandbox-server.ts';
-import { startDoubleChargingServer } from './double-charging-server.ts';
+import { startChargingRefusalServer, startDoubleChargingServer } from './broken-promises.ts';
 
 const run = promisify(execFile);
 const WORKFLOW_TIMEOUT_MS = 120_000;
@@ -69,21 +70,39 @@ describe('npm run workflows', () => {
     expect(output).not.toMatch(/wsdq_test_/);
   }, WORKFLOW_TIMEOUT_MS);
 
-  it('a server that charges a replayed Idempotency-Key twice fails the idempotency workflow at its balance check', async () => {
+  const brokenPromises = [
+    {
+      name: 'a server that charges a replayed Idempotency-Key twice fails the idempotency workflow at its balance check',
+      file: 'idempotent-retry.arazzo.yaml',
+      start: startDoubleChargingServer,
+      failed: ['balanceAfterRetry: $response.header.X-Credits-Remaining == $steps.firstCall.outputs.credits_remaining'],
+    },
+    {
+      name: 'a server that charges a credit before refusing with 402 fails the out-of-credits workflow at the balance the 402 reports',
+      file: 'out-of-credits.arazzo.yaml',
+      start: startChargingRefusalServer,
+      failed: [
+        'extractBeyondBalance: $response.body#/credits_remaining == $steps.spendOneCredit.outputs.credits_remaining',
+        'extractBeyondBalance: $response.header.X-Credits-Remaining == $steps.spendOneCredit.outputs.credits_remaining',
+      ],
+    },
+  ];
+
+  it.each(brokenPromises)('$name', async ({ file, start, failed }) => {
     const server = await startSandboxServer();
-    const breaker = await startDoubleChargingServer(server.baseUrl);
+    const broken = await start(server.baseUrl);
     try {
       const { exitCode, report } = await runRespect({
-        files: [join(workflowsDir, 'idempotent-retry.arazzo.yaml')],
-        baseUrl: breaker.baseUrl,
-        inputs: { api_key: server.sandboxKey(100), idempotency_key: 'double-charged-once-too-often' },
+        files: [join(workflowsDir, file)],
+        baseUrl: broken.baseUrl,
+        inputs: { api_key: server.sandboxKey(100), low_credit_api_key: server.sandboxKey(LOW_CREDITS), idempotency_key: 'sent-twice' },
         write: () => {},
       });
 
       expect(exitCode).toBe(1);
-      expect(failedChecks(report!)).toEqual(['balanceAfterRetry: $response.header.X-Credits-Remaining == $steps.firstCall.outputs.credits_remaining']);
+      expect(failedChecks(report!)).toEqual(failed);
     } finally {
-      await breaker.close();
+      await broken.close();
       await server.close();
     }
   }, WORKFLOW_TIMEOUT_MS);

@@ -1,11 +1,13 @@
 /**
- * A server that breaks the Idempotency-Key promise while looking as if it kept it: in front of a
- * real server, it answers a repeated key with the first answer (and `Idempotent-Replayed: true`)
- * but sends the call upstream again without the key, so the key is charged twice.
+ * Servers that break a billing promise while looking as if they kept it, in front of a real
+ * server: the workflows must catch each.
  */
 import { startTamperingServer, type PassingAnswer, type TamperingServer } from '../../server/test-support/tampering-server.ts';
 
-/** Starts it on a loopback port in front of `upstreamBaseUrl` (with `/v1`). */
+/**
+ * Answers a repeated Idempotency-Key with the first answer (and `Idempotent-Replayed: true`) but
+ * sends the call upstream again without the key, so the key is charged twice.
+ */
 export function startDoubleChargingServer(upstreamBaseUrl: string): Promise<TamperingServer> {
   const firstAnswers = new Map<string, PassingAnswer>();
   return startTamperingServer(upstreamBaseUrl, async (call, send) => {
@@ -21,5 +23,13 @@ export function startDoubleChargingServer(upstreamBaseUrl: string): Promise<Tamp
     const replayed = new Headers(first.headers);
     replayed.set('idempotent-replayed', 'true');
     return { ...first, headers: replayed };
+  });
+}
+
+/** Charges a credit (a scrape made for the caller) before passing on an extraction, which the key then cannot pay for. */
+export function startChargingRefusalServer(upstreamBaseUrl: string): Promise<TamperingServer> {
+  return startTamperingServer(upstreamBaseUrl, async (call, send) => {
+    if (call.target.startsWith('/v1/web/extract')) await send({ ...call, target: '/v1/web/scrape?url=https%3A%2F%2Fexample.com%2Fcharged' });
+    return send(call);
   });
 }
