@@ -9,6 +9,9 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractPath } from '../../lib/contract-document.ts';
+import { createMockServer } from '../../mock/create-mock-server.ts';
+import { createPrismEngine } from '../../mock/prism-engine.ts';
 import { startTamperingServer, type Tamper, type TamperingServer } from '../../server/test-support/tampering-server.ts';
 import { startTestServer, type TestServer } from '../../server/test-support/test-server.ts';
 import { projectRoot } from '../paths.ts';
@@ -130,6 +133,18 @@ describe('the validation proxy passes everything through unchanged', () => {
     await counted(proxy, calls.length);
     expect(proxy.lines).toEqual([]);
     expect(proxy.summary.toJSON()).toMatchObject({ requests: calls.length, requestsWithViolations: 0, violations: 0 });
+  });
+
+  it('the mock behind it conforms too: no violation on its answers, errors included', async () => {
+    const mock = createMockServer({ engine: await createPrismEngine(contractPath), log: () => {} });
+    running.push(mock);
+    const proxy = await startProxy(`${await listening(mock)}/v1`);
+    const targets = ['/v1/web/scrape?url=https%3A%2F%2Fexample.com%2F', '/v1/web/jobs?limit=2', '/v1/web/monitors/mon_00000000000000000000000000', '/v1/web/map'];
+    for (const target of targets) await rawCall(`${proxy.origin}${target}`, { headers: ['x-api-key', 'any-key-the-mock-accepts'] });
+    await counted(proxy, targets.length);
+
+    expect(proxy.lines).toEqual([`violation ${proxy.lines[0]?.split(' ')[1]} GET /v1/web/map 422 request: query.url is required`]);
+    expect(proxy.summary.toJSON()).toMatchObject({ requests: targets.length, violations: 1, byKind: { request: 1 } });
   });
 });
 
