@@ -95,7 +95,7 @@ describe('npm run workflows', () => {
       const { exitCode, report } = await runRespect({
         files: [join(workflowsDir, file)],
         baseUrl: broken.baseUrl,
-        inputs: { api_key: server.sandboxKey(100), low_credit_api_key: server.sandboxKey(LOW_CREDITS), idempotency_key: 'sent-twice' },
+        inputs: { api_key: await server.sandboxKey(100), low_credit_api_key: await server.sandboxKey(LOW_CREDITS), idempotency_key: 'sent-twice' },
         write: () => {},
       });
 

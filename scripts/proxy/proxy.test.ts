@@ -81,7 +81,7 @@ let key: string;
 
 beforeAll(async () => {
   [checkRequest, server] = await Promise.all([createRequestChecker(), startTestServer()]);
-  key = server.key({ credits: 10_000 }).secret;
+  key = (await server.key({ credits: 10_000 })).secret;
 });
 
 afterAll(async () => {

@@ -51,7 +51,7 @@ async function startMock(): Promise<StartedTarget> {
 async function startServer(): Promise<StartedTarget> {
   const { startSandboxServer } = await import('./sandbox-server.ts');
   const server = await startSandboxServer();
-  return { baseUrl: server.baseUrl, keys: { api_key: server.sandboxKey(1_000), low_credit_api_key: server.sandboxKey(LOW_CREDITS) }, close: () => server.close() };
+  return { baseUrl: server.baseUrl, keys: { api_key: await server.sandboxKey(1_000), low_credit_api_key: await server.sandboxKey(LOW_CREDITS) }, close: () => server.close() };
 }
 
 /** A target someone else runs: its keys come from the environment (any key will do for a mock). */

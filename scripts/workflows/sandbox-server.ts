@@ -22,14 +22,14 @@ export interface SandboxServer {
   /** Base URL with `/v1`. */
   baseUrl: string;
   /** Issues a sandbox key with `credits` and returns its secret. */
-  sandboxKey(credits: number): string;
+  sandboxKey(credits: number): Promise<string>;
   close(): Promise<void>;
 }
 
 /** Starts the server on a loopback port of the system's choosing. */
 export async function startSandboxServer(): Promise<SandboxServer> {
   const folder = await mkdtemp(join(tmpdir(), 'workflows-server-'));
-  const stores = openStores(join(folder, 'service.sqlite'));
+  const stores = await openStores(join(folder, 'service.sqlite'));
   const logger = createLogger('silent');
   const metrics = new Metrics();
   const providers = buildProviders({ logger });
@@ -41,13 +41,13 @@ export async function startSandboxServer(): Promise<SandboxServer> {
   runner.start(JOB_TICK_MS);
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    sandboxKey: (credits) => stores.keys.create({ credits, sandbox: true, name: 'npm run workflows' }).secret,
+    sandboxKey: async (credits) => (await stores.keys.create({ credits, sandbox: true, name: 'npm run workflows' })).secret,
     async close() {
       runner.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await providers.close();
-      stores.database.close();
+      await stores.database.close();
       await rm(folder, { recursive: true, force: true });
     },
   };
