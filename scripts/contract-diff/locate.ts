@@ -118,7 +118,9 @@ export function locate(diff: Diff, documents: ComparedDocuments): ContractChange
     const document = diff.action === 'add' ? documents.head : documents.base;
     const item = nodeAt(document, ['paths', pathKey]) as { parameters?: unknown[] } | undefined;
     const list = [...((nodeAt(document, operationPath) as { parameters?: unknown[] })?.parameters ?? []), ...(item?.parameters ?? [])];
-    const parameter = resolved(document, list[key]) as { in?: string; name?: string; required?: boolean } | undefined;
+    // An added or removed parameter is the diff's value; the index of one changed in place is the base's.
+    const named = inner.length === 0 ? (diff.action === 'add' ? diff.after : diff.before) : list[key];
+    const parameter = resolved(document, named) as { in?: string; name?: string; required?: boolean } | undefined;
     const at = `${parameter?.in ?? '?'}.${parameter?.name ?? key}`;
     if (inner.length === 0) {
       if (diff.action === 'add') return change('parameter-added', at, parameter?.required ? 'required' : 'optional');
