@@ -38,7 +38,8 @@ export async function runGate(options: { contract: string; base: string | undefi
   const allowFile = allowFileOf(options.contract);
   const [bundles, allowed] = await Promise.all([bundledContracts(options.contract, base), readAllowFile(allowFile)]);
   const judgement = judge(contractChanges(bundles.base, bundles.head), allowed, options.today);
-  const shownAllowFile = relative(process.cwd(), allowFile) || allowFile;
+  const fromHere = relative(process.cwd(), allowFile);
+  const shownAllowFile = fromHere.startsWith('..') ? allowFile : fromHere;
   const header = `Contract changes since ${base.description} (${base.commit.slice(0, 12)}):`;
   return { judgement, report: renderChangelog(judgement, header, shownAllowFile), failed: hasUnallowedBreaking(judgement) };
 }
