@@ -31,7 +31,8 @@ function operationRef(documents: ComparedDocuments, path: string, method: string
 function deprecation(documents: ComparedDocuments, path: readonly Segment[]): ContractChange['deprecatedInBase'] {
   const node = nodeAt(documents.base, path) as { deprecated?: boolean; 'x-sunset'?: unknown } | undefined;
   if (node?.deprecated !== true) return undefined;
-  return { sunset: typeof node['x-sunset'] === 'string' ? node['x-sunset'] : undefined };
+  const sunset = node['x-sunset'];
+  return { sunset: typeof sunset === 'string' && /^\d{4}-\d{2}-\d{2}/.test(sunset) ? sunset.slice(0, 10) : undefined };
 }
 
 /** What a change inside a schema is: a field added, removed, required…, or a keyword changed. */
