@@ -28,6 +28,8 @@ function deleteFrom(file: string, marker: string): ContractEdit {
 const queryParameter = (name: string, required: boolean) =>
   `    - name: ${name}\n      in: query\n      required: ${required}\n      description: A new parameter.\n      schema:\n        type: string\n        maxLength: 8\n`;
 
+const deprecatedProxy: ContractEdit = { file: 'components/parameters/ProxyQuery.yaml', from: 'required: false\n', to: "required: false\ndeprecated: true\nx-sunset: '2027-06-01'\n" };
+
 interface Case {
   readonly name: string;
   readonly base?: readonly ContractEdit[];
@@ -87,6 +89,14 @@ const cases: readonly Case[] = [
     name: 'a new required request field is breaking',
     head: [{ file: crawl, from: 'required: [url]', to: 'required: [url, goal]' }],
     reports: ['crawlWebsite request-field-required body.goal breaking'],
+  },
+  {
+    name: 'a new request field that is required at once is breaking',
+    head: [
+      { file: crawl, from: 'required: [url]', to: 'required: [url, priority]' },
+      { file: crawl, from: 'properties:\n  url:\n', to: 'properties:\n  priority:\n    type: integer\n    description: Priority.\n  url:\n' },
+    ],
+    reports: ['crawlWebsite request-field-added body.priority breaking'],
   },
   {
     name: 'a new optional request field is additive',
@@ -190,6 +200,21 @@ const cases: readonly Case[] = [
     reports: ['deleteMonitor operation-removed  breaking'],
   },
   {
+    name: 'a removed response field that the base deprecated carries its x-sunset date to the policy',
+    base: [{ file: metrics, from: '  views:\n', to: "  views:\n    deprecated: true\n    x-sunset: '2027-06-01'\n" }],
+    head: [
+      { file: metrics, from: 'likes, bookmarks, views]', to: 'likes, bookmarks]' },
+      { file: metrics, from: "  views:\n    type: [integer, 'null']\n", to: "  x-views:\n    type: [integer, 'null']\n" },
+    ],
+    reports: ['getMicroblogPost response-field-removed 200 data.post.metrics.views breaking deprecated until 2027-06-01', 'getMicroblogPost response-field-added 200 data.post.metrics.x-views additive'],
+  },
+  {
+    name: 'a removed parameter that the base deprecated carries its x-sunset date to the policy',
+    base: [deprecatedProxy],
+    head: [deprecatedProxy, { file: scrape, from: '    - $ref: ../components/parameters/ProxyQuery.yaml\n', to: '' }],
+    reports: ['scrapeWebPage parameter-removed query.proxy breaking deprecated until 2027-06-01'],
+  },
+  {
     name: 'a new operation is additive',
     head: [{ file: 'openapi.yaml', from: 'paths:\n', to: "paths:\n  /web/ping:\n    get:\n      operationId: pingWeb\n      responses:\n        '200':\n          description: Pong.\n" }],
     reports: ['pingWeb operation-added  additive'],
@@ -237,7 +262,9 @@ describe('the classification of real edits of the contract', () => {
   it.each(cases.map((testCase, index) => ({ ...testCase, index })))('$name', async ({ base, head, reports, index }) => {
     const [baseBundle, headBundle] = await Promise.all([bundleOf(base, `base-${index}`), bundleOf(head, `head-${index}`)]);
     const reported = contractChanges(baseBundle, headBundle).map(
-      (change) => `${change.operation.operationId} ${change.kind} ${change.at} ${change.breaking ? 'breaking' : 'additive'}`,
+      (change) =>
+        `${change.operation.operationId} ${change.kind} ${change.at} ${change.breaking ? 'breaking' : 'additive'}` +
+        (change.deprecatedInBase ? ` deprecated until ${change.deprecatedInBase.sunset}` : ''),
     );
     expect([...new Set(reported)].sort()).toEqual([...reports].sort());
   });

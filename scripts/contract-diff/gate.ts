@@ -11,18 +11,29 @@ import { judge, type Judgement } from './policy.ts';
 /** The allow file of the contract whose root is `contract`: beside it. */
 export const allowFileOf = (contract: string): string => join(dirname(contract), 'breaking-changes-allowed.yaml');
 
-/** Every change from the `base` bundle to the `head` bundle, a field removed with its `required` mark counted once. */
+/**
+ * Every change from the `base` bundle to the `head` bundle. A field added together with its
+ * `required` mark (or removed with it) is one change, breaking if either part is.
+ */
 export function contractChanges(base: string, head: string): ContractChange[] {
   if (base === head) return [];
   const documents = { base: prepareForComparison(base), head: prepareForComparison(head) };
   const changes = libraryDiffs(documents.base, documents.head).flatMap((diff) => locate(diff, documents));
-  const key = (change: ContractChange, what: string) => `${change.operation.label}|${change.kind.replace(/-(added|removed|required|optional)$/, '')}-${what}|${change.at}`;
-  const present = new Set(changes.map((change) => key(change, change.kind.split('-').at(-1)!)));
-  return changes.filter(
-    (change) =>
-      !(change.kind.endsWith('-optional') && present.has(key(change, 'removed'))) &&
-      !(change.kind.endsWith('-required') && present.has(key(change, 'added'))),
-  );
+  const place = (change: ContractChange, kind: string) => `${change.operation.label}|${kind}|${change.at}`;
+  const marks = new Map<string, ContractChange>();
+  for (const change of changes) {
+    const mark = /^(.*)-(required|optional)$/.exec(change.kind);
+    if (mark) marks.set(place(change, `${mark[1]}-${mark[2] === 'required' ? 'added' : 'removed'}`), change);
+  }
+  const absorbed = new Set<ContractChange>();
+  const merged = changes.map((change) => {
+    const mark = marks.get(place(change, change.kind));
+    if (!mark) return change;
+    absorbed.add(mark);
+    const detail = mark.kind.endsWith('-required') ? 'required' : change.detail;
+    return { ...change, detail, breaking: change.breaking || mark.breaking };
+  });
+  return merged.filter((change) => !absorbed.has(change));
 }
 
 export interface GateResult {

@@ -135,6 +135,7 @@ export function locate(diff: Diff, documents: ComparedDocuments): ContractChange
       const kind: ChangeKind = what === 'enum-value-added' || what === 'enum-value-removed' ? `parameter-${what}` : 'parameter-changed';
       return change(kind, at, detail || what);
     }
+    if (typeof inner[0] === 'string' && inner[0].startsWith('x-')) return [];
     return change('parameter-changed', at, `${inner.join('.')} ${show(diff.before)} → ${show(diff.after)}`);
   }
   if (area === 'requestBody') {
