@@ -77,8 +77,6 @@ function schemaChange(diff: Diff, path: readonly Segment[]): SchemaChange {
   return { what: 'changed', field: field.join('.'), detail: `${show(diff.before)} → ${show(diff.after)}` };
 }
 
-const fieldAt = (prefix: string, field: string): string => (field ? `${prefix}${prefix.endsWith(' ') || !prefix ? '' : '.'}${field}` : prefix.trim());
-
 /**
  * The changes a library diff is about; none for what the gate does not report: components (each is
  * reported where an operation uses it), document metadata, and `x-` extensions inside schemas
@@ -148,7 +146,7 @@ export function locate(diff: Diff, documents: ComparedDocuments): ContractChange
       const { what, field, detail } = schemaChange(diff, inner.slice(2));
       if (what === 'extension') return [];
       const removedPath = what === 'removed' ? [...operationPath, ...rest] : undefined;
-      return change(`request-field-${what}`, fieldAt('body', field), detail, removedPath);
+      return change(`request-field-${what}`, field ? `body.${field}` : 'body', detail, removedPath);
     }
     return [];
   }
@@ -173,7 +171,7 @@ export function locate(diff: Diff, documents: ComparedDocuments): ContractChange
       const { what, field, detail } = schemaChange(diff, inner.slice(3));
       if (what === 'extension') return [];
       const removedPath = what === 'removed' ? [...operationPath, ...rest] : undefined;
-      return change(`response-field-${what}`, fieldAt(`${status} `, field), detail, removedPath);
+      return change(`response-field-${what}`, field ? `${status} ${field}` : status, detail, removedPath);
     }
     return [];
   }
