@@ -76,16 +76,17 @@ export async function startPostgresCluster(options: { folder?: string; removeOnS
   await mkdir(socketFolder, { recursive: true });
   if (owner) for (const path of [folder, socketFolder]) await chown(path, owner.uid, owner.gid);
 
-  const fresh = !existsSync(join(data, 'PG_VERSION'));
-  if (fresh) {
+  if (!existsSync(join(data, 'PG_VERSION'))) {
     await runAsOwner(join(bindir, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync']);
   }
   const settings = [
     `-k ${socketFolder}`, "-c listen_addresses=''", '-c fsync=off', '-c full_page_writes=off', '-c synchronous_commit=off', '-c max_connections=200',
   ].join(' ');
-  await runAsOwner(join(bindir, 'pg_ctl'), ['-D', data, '-l', join(folder, 'server.log'), '-o', settings, '-w', '-t', '60', 'start']);
+  if (!(await isRunning(bindir, data))) {
+    await runAsOwner(join(bindir, 'pg_ctl'), ['-D', data, '-l', join(folder, 'server.log'), '-o', settings, '-w', '-t', '60', 'start']);
+  }
 
-  const url = (database: string) => `postgres://postgres@/${database}?host=${encodeURIComponent(socketFolder)}`;
+  const url = (database: string) => `postgres://postgres@/${database}?host=${socketFolder}`;
   const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
     const client = new pg.Client({ connectionString: url('postgres') });
     await client.connect();
@@ -107,12 +108,28 @@ export async function startPostgresCluster(options: { folder?: string; removeOnS
     url,
     async createDatabase(name) {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
-      await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`));
+      if (!(await exists(name))) await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`));
       return url(name);
     },
     async stop() {
-      await runAsOwner(join(bindir, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      await stopPostgresCluster(folder);
       if (options.removeOnStop ?? !options.folder) await rm(folder, { recursive: true, force: true });
     },
   };
+}
+
+async function isRunning(bindir: string, data: string): Promise<boolean> {
+  try {
+    await runAsOwner(join(bindir, 'pg_ctl'), ['-D', data, 'status']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Stops the cluster kept in `folder` (started by startPostgresCluster), if it runs. */
+export async function stopPostgresCluster(folder: string): Promise<void> {
+  const bindir = await postgresBinaries();
+  const data = join(folder, 'data');
+  if (await isRunning(bindir, data)) await runAsOwner(join(bindir, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
 }

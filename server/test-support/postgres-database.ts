@@ -7,7 +7,7 @@ import { TEMPLATE_DATABASE } from './postgres-cluster.ts';
 /** Creates a database from the template and answers its URL (a Unix-socket URL, as an operator would write one). */
 export async function newPostgresDatabase(): Promise<string> {
   const socketFolder = inject('postgresSocketFolder');
-  const url = (database: string) => `postgres://postgres@/${database}?host=${encodeURIComponent(socketFolder)}`;
+  const url = (database: string) => `postgres://postgres@/${database}?host=${socketFolder}`;
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url('postgres') });
   await admin.connect();
