@@ -1,7 +1,8 @@
 /**
  * Per-key rate limits in fixed windows, counted in the database (store/rate-limit-windows.ts), so
- * every instance on it shares one window per key, with the IETF RateLimit fields:
- * 429 `rate_limited` with `Retry-After`, `RateLimit` and `RateLimit-Policy` when a key is over.
+ * every instance on it shares one window per key, with the IETF RateLimit fields on every answer
+ * from here on (successes and errors alike), and 429 `rate_limited` with `Retry-After` when a key
+ * is over.
  */
 import type { RequestHandler } from 'express';
 import type { Clock } from '../clock.ts';
@@ -10,8 +11,7 @@ import type { RateLimitWindows } from '../store/rate-limit-windows.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
 import { rateLimited } from '../../lib/error-messages.ts';
-
-const POLICY_NAME = 'per-key';
+import { rateLimitFields } from '../../lib/rate-limit-fields.ts';
 
 export class RateLimiter {
   private readonly windows: RateLimitWindows;
@@ -39,13 +39,9 @@ export function rateLimit(limiter: RateLimiter, defaultPolicy: RateLimitPolicy):
     const key = callOf(res).key!;
     const policy = key.rateLimit ?? defaultPolicy;
     const { allowed, remaining, resetSeconds } = await limiter.take(key.id, policy);
-    if (!allowed) {
-      throw new ServiceError('rate_limited', rateLimited(policy, resetSeconds), {
-        'Retry-After': String(resetSeconds),
-        RateLimit: `"${POLICY_NAME}";r=${remaining};t=${resetSeconds}`,
-        'RateLimit-Policy': `"${POLICY_NAME}";q=${policy.requests};w=${policy.windowSeconds}`,
-      });
-    }
+    // On the response now, so every answer after this point carries them, errors included.
+    res.set(rateLimitFields(policy, remaining, resetSeconds));
+    if (!allowed) throw new ServiceError('rate_limited', rateLimited(policy, resetSeconds), { 'Retry-After': String(resetSeconds) });
     next();
   };
 }
