@@ -120,6 +120,24 @@ describe('the mock server', () => {
     expect((await scrape.json()).error).toMatchObject({ code: 'upstream_not_found', message: 'The upstream of web/scrape answered 404 Not Found.' });
   });
 
+  it('answers a path id no job or monitor can have (%00, ..%2F, job_1) with 404 resource_not_found, not a record echoing an id off its pattern', async () => {
+    const cases = [
+      { method: 'GET', path: '/web/jobs/%00', message: 'No job \u0000 for this API key.' },
+      { method: 'DELETE', path: '/web/jobs/..%2F', message: 'No job ../ for this API key.' },
+      { method: 'GET', path: '/web/jobs/job_1', message: 'No job job_1 for this API key.' },
+      { method: 'GET', path: '/web/monitors/%2500', message: 'No monitor %00 for this API key.' },
+      { method: 'PATCH', path: '/web/monitors/mon_01JD8XE6SZAEAVSNTCPM5Q1NX', message: 'No monitor mon_01JD8XE6SZAEAVSNTCPM5Q1NX for this API key.' },
+      { method: 'DELETE', path: '/web/monitors/%F0%9F%A7%AA', message: 'No monitor \u{1F9EA} for this API key.' },
+    ];
+    for (const { method, path, message } of cases) {
+      const answer = await fetch(`${origin}/v1${path}`, { method, headers: KEY });
+      const body = await answer.json();
+      expect([answer.status, body.error.code, body.error.message], `${method} ${path}`).toEqual([404, 'resource_not_found', message]);
+    }
+    const echoed = await fetch(`${origin}/v1/web/jobs/job_01M7W3QYVRK6724RN1MPS1JQRE`, { headers: KEY });
+    expect([echoed.status, (await echoed.json()).data.job.id]).toEqual([200, 'job_01M7W3QYVRK6724RN1MPS1JQRE']);
+  });
+
   it('answers a selected 429 with a message that agrees with its Retry-After and RateLimit fields', async () => {
     const answer = await fetch(`${origin}/v1/web/jobs`, { headers: { ...KEY, Prefer: 'code=429' } });
     expect(answer.status).toBe(429);
