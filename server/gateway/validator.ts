@@ -88,6 +88,9 @@ function validatorMiddleware(): RequestHandler[] {
     validateApiSpec: false,
     // Query, path and header values are typed from text; bodies are not coerced, so `"limit": "10"` is refused.
     validateRequests: { allowUnknownQueryParameters: true, allErrors: true },
+    // Formats as the contract defines them (RFC 3986 for `uri`, real calendar dates), not the
+    // validator's default "fast" approximations, which let `http://a.example#\u0000` through.
+    ajvFormats: { mode: 'full' },
     validateResponses: { allErrors: true },
     validateSecurity: false,
     ignoreUndocumented: true,
