@@ -113,6 +113,16 @@ async function parseJsonBody(request: IncomingMessage, context: AnswerContext): 
   return parsed;
 }
 
+/** Whether every percent-encoding in `path` decodes as UTF-8. */
+function wellEncoded(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function answerOperation(request: IncomingMessage, url: URL, operation: OperationRow, engine: PrismEngine): Promise<Answer> {
   const context: AnswerContext = { platform: operation.platform, endpoint: operation.path, creditsRemaining: null };
   const headers = flatHeaders(request);
@@ -120,6 +130,7 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
     throw new ErrorAnswer('api_key_missing', messages.apiKeyMissing(), context);
   }
   context.creditsRemaining = MOCK_BALANCE;
+  if (!wellEncoded(url.pathname)) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([messages.malformedPathEncoding(url.pathname)]), context);
 
   const query = new URLSearchParams(url.search);
   const selection = readPreferences(headers.prefer, takeSelectionQuery(query));
@@ -132,6 +143,8 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
   const empty = emptyValueProblems(operation, query, headers);
 
   const body = operation.requestBody === 'none' ? (request.resume(), undefined) : await parseJsonBody(request, context);
+  // Prism takes a JSON `null` for no body; every body of the contract is an object, as the server checks.
+  if (body === null) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters(['body must be object']), context);
   if (body === undefined && operation.requestBody === 'required') throw new ErrorAnswer('invalid_parameters', missingBodyMessage(operation), context);
   const result = await engine.respond(
     { method: operation.method, path: url.pathname.slice(BASE_PATH.length), query: queryRecord(query), headers, body },

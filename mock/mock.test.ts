@@ -138,6 +138,20 @@ describe('the mock server', () => {
     expect([echoed.status, (await echoed.json()).data.job.id]).toEqual([200, 'job_01M7W3QYVRK6724RN1MPS1JQRE']);
   });
 
+  it('answers a path with malformed percent-encoding (%FF, a lone %) with 422 invalid_parameters naming the path, not a 500', async () => {
+    for (const path of ['/v1/web/jobs/%FF', '/v1/web/monitors/%', '/v1/web/jobs/job_%E0%A4%A']) {
+      const answer = await fetch(`${origin}${path}`, { headers: KEY });
+      const body = await answer.json();
+      expect([answer.status, body.error.code, body.error.message], path).toEqual([422, 'invalid_parameters', `Invalid parameters: the path ${path} is not well-formed percent-encoded UTF-8.`]);
+    }
+  });
+
+  it('refuses a JSON null body with 422 "body must be object", as the server does (it answered 200)', async () => {
+    const answer = await fetch(`${origin}/v1/web/monitors/mon_01JD8XE6SZAEAVSNTCPM5Q1NXW`, { method: 'PATCH', headers: { ...KEY, 'content-type': 'application/json' }, body: 'null' });
+    const body = await answer.json();
+    expect([answer.status, body.error.code, body.error.message]).toEqual([422, 'invalid_parameters', 'Invalid parameters: body must be object.']);
+  });
+
   it('answers a selected 429 with a message that agrees with its Retry-After and RateLimit fields', async () => {
     const answer = await fetch(`${origin}/v1/web/jobs`, { headers: { ...KEY, Prefer: 'code=429' } });
     expect(answer.status).toBe(429);

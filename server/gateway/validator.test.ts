@@ -1,7 +1,8 @@
 /**
  * The contract validator checks formats as the contract defines them (ajv-formats' "full" mode):
  * its default "fast" approximations let through a URL with a NUL in its fragment, which the server
- * then stored and answered in a record that broke the contract (found by `npm run fuzz`).
+ * then stored and answered in a record that broke the contract (found by `npm run fuzz`). A path
+ * it cannot decode is named in words, as the mock names it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
@@ -21,6 +22,13 @@ describe('formats of the contract', () => {
     { name: 'a scrape url with a right-to-left override', path: `/web/scrape?url=${encodeURIComponent('https://example.com/\u202Eevil')}`, method: 'GET', body: undefined, names: 'query.url' },
     { name: 'a price history starting on 30 February', path: '/finance/history?symbol=AAPL&start=2024-02-30', method: 'GET', body: undefined, names: 'query.start' },
   ];
+  it('refuses a path with malformed percent-encoding with 422 naming the path (it said "v1.web.jobs.%FF malformed uri\'")', async () => {
+    for (const path of ['/web/jobs/%FF', '/web/monitors/%']) {
+      const answer = await server.call(path, { key: key.secret });
+      expect([answer.status, answer.body.error.code, answer.body.error.message], path).toEqual([422, 'invalid_parameters', `Invalid parameters: the path /v1${path} is not well-formed percent-encoded UTF-8.`]);
+    }
+  });
+
   for (const { name, path, method, body, names } of cases) {
     it(`refuses ${name} with 422 invalid_parameters naming ${names}, uncharged`, async () => {
       const answer = await server.call(path, { method, key: key.secret, ...(body ? { body } : {}) });

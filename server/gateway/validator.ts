@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { contractDocument } from '../../lib/contract-document.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
-import { internalError, invalidParameters as invalidParametersMessage, unsupportedMediaType } from '../../lib/error-messages.ts';
+import { internalError, invalidParameters as invalidParametersMessage, malformedPathEncoding, unsupportedMediaType } from '../../lib/error-messages.ts';
 
 interface ValidatorErrorItem {
   path?: string;
@@ -25,6 +25,8 @@ interface ValidatorError {
 
 /** `/query/timeout` + `must be integer` → `query.timeout must be integer`. */
 function describe(item: ValidatorErrorItem): string {
+  // The validator's own words for a path it cannot decode: "malformed uri'", at the path.
+  if (item.message === "malformed uri'") return malformedPathEncoding(item.path ?? '');
   const location = (item.path ?? '').replace(/^\//, '').replace(/\//g, '.');
   const message = item.message ?? 'is not valid';
   const required = /must have required property '([^']+)'/.exec(message);
