@@ -20,6 +20,7 @@ import { emptyValueProblems } from './empty-values.ts';
 import type { PrismEngine } from './prism-engine.ts';
 import { readPreferences, takeSelectionQuery, unmetPreference } from './preferences.ts';
 import { readBody } from './read-body.ts';
+import { refusedTarget } from './address-check.ts';
 import { selectedError } from './selected-error.ts';
 import { shapeSuccess } from './shape-answer.ts';
 import { requestProblems } from './validation-message.ts';
@@ -161,6 +162,8 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
   if (problems.length > 0) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters(problems), context);
   const crossProblem = crossParameterProblem(operation.operationId, queryRecord(query), Date.now());
   if (crossProblem) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([crossProblem]), context);
+  const refused = refusedTarget(operation, query, body);
+  if (refused) throw new ErrorAnswer(refused.code, refused.message, context);
   if (!isEnvelope(result.body)) throw new ErrorAnswer('internal_error', 'The mock produced an answer outside the envelope.', context);
 
   const shaped = result.body.success ? await shapeSuccess({ operation, path: url.pathname.slice(BASE_PATH.length), query, body, preferences: selection.preferences, balance: MOCK_BALANCE }, result.body) : undefined;

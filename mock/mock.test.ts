@@ -152,6 +152,24 @@ describe('the mock server', () => {
     expect([answer.status, body.error.code, body.error.message]).toEqual([422, 'invalid_parameters', 'Invalid parameters: body must be object.']);
   });
 
+  it('refuses URLs of non-public addresses with 422 url_not_allowed as the server does, in the query and in bodies (it answered 200)', async () => {
+    const cases = [
+      { method: 'GET', path: '/web/scrape?url=http%3A%2F%2F127.0.0.1%2F', body: undefined, code: 'url_not_allowed' },
+      { method: 'GET', path: '/socialnet/events?url=http%3A%2F%2F10.0.0.1%2F', body: undefined, code: 'url_not_allowed' },
+      { method: 'POST', path: '/web/crawl', body: { url: 'http://169.254.169.254/latest/meta-data/' }, code: 'url_not_allowed' },
+      { method: 'POST', path: '/web/agent', body: { url: 'https://a.0/', prompt: 'x' }, code: 'invalid_parameters' },
+      { method: 'POST', path: '/web/monitors', body: { url: 'https://example.com', webhook_url: 'http://localhost/hook' }, code: 'url_not_allowed' },
+      { method: 'POST', path: '/web/batch-scrape', body: { urls: ['https://example.com/a', 'http://[::1]/'] }, code: 'url_not_allowed' },
+      { method: 'POST', path: '/web/batch-scrape', body: { urls: ['http://[::1]/'], ignore_invalid_urls: true }, code: 'invalid_parameters' },
+    ];
+    for (const { method, path, body, code } of cases) {
+      const answer = await fetch(`${origin}/v1${path}`, { method, headers: { ...KEY, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      expect([answer.status, (await answer.json()).error?.code], `${method} ${path}`).toEqual([422, code]);
+    }
+    const skipped = await fetch(`${origin}/v1/web/batch-scrape`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body: JSON.stringify({ urls: ['https://example.com/a', 'http://[::1]/'], ignore_invalid_urls: true }) });
+    expect(skipped.status).toBe(200);
+  });
+
   it('answers a selected 429 with a message that agrees with its Retry-After and RateLimit fields', async () => {
     const answer = await fetch(`${origin}/v1/web/jobs`, { headers: { ...KEY, Prefer: 'code=429' } });
     expect(answer.status).toBe(429);
