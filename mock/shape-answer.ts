@@ -59,9 +59,10 @@ function resolved(node: Node): Node {
 }
 
 /** The records a path id names, and the pattern of their `id`: the mock echoes only an id that a record can have. */
+const recordSchemas = (contractDocument.components as Node).schemas as Node;
 const PATH_ID_RECORDS: Record<string, { kind: string; pattern: RegExp }> = {
-  job_id: { kind: 'job', pattern: new RegExp(resolved(contractDocument.components.schemas.Job).properties.id.pattern) },
-  monitor_id: { kind: 'monitor', pattern: new RegExp(resolved(contractDocument.components.schemas.Monitor).properties.id.pattern) },
+  job_id: { kind: 'job', pattern: new RegExp(resolved(recordSchemas.Job).properties.id.pattern) },
+  monitor_id: { kind: 'monitor', pattern: new RegExp(resolved(recordSchemas.Monitor).properties.id.pattern) },
 };
 
 /** A path id no record can have (not `job_` or `mon_` and a ULID) names nothing: 404, as the server answers an id it never issued. */

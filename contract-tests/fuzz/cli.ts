@@ -44,7 +44,7 @@ export function parseFuzzCommand(args: string[], randomSeed: number): FuzzComman
   return {
     target: values.target,
     requests: integer('requests', values.requests, 1000, 1),
-    seed: integer('seed', values.seed, randomSeed, -(2 ** 31)),
+    seed: integer('seed', values.seed, randomSeed, 0),
     operations: values.operation as OperationId[] | undefined,
     url: values.url,
     key: values.key,

@@ -2,8 +2,8 @@
  * Requests made invalid by exactly one mutation of a valid one: a wrong type, a value out of
  * range, a required parameter or field missing, an unknown enum value, an unknown parameter or
  * field, an unusual code point in a patterned value, malformed JSON, a wrong media type, a
- * parameter given twice or empty, an over-long or badly percent-encoded path id, a missing or
- * wrong key.
+ * parameter given twice or empty, an over-long or badly percent-encoded path id, a URL of a
+ * non-public address, a missing or wrong key.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -17,7 +17,7 @@ import { validRequests } from './valid-requests.ts';
 
 export const MUTATION_KINDS = [
   'wrong-type', 'out-of-range', 'missing-required', 'unknown-enum', 'unknown-property', 'unusual-string', 'malformed-json',
-  'wrong-media-type', 'duplicated-parameter', 'empty-parameter', 'hostile-path-id', 'missing-key', 'wrong-key',
+  'wrong-media-type', 'duplicated-parameter', 'empty-parameter', 'hostile-path-id', 'non-public-url', 'missing-key', 'wrong-key',
 ] as const;
 export type MutationKind = (typeof MUTATION_KINDS)[number];
 
@@ -118,6 +118,8 @@ const UNKNOWN_BODY_FIELDS = ['fuzz', '__proto__', 'constructor', 'URL', 'extra f
 const MALFORMED_JSON = ['{"url": ', '{url: 1}', "{'url': 'https://example.com'}", '[1,]', 'nul', '{"a":1}}', '{"a":"\\x"}', '\u007B"a":\u0001}'];
 const WRONG_MEDIA_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=fuzz'];
 const HOSTILE_UNITS = ['../', '%00', '\u0000', '😀', '..%2F', 'a'];
+/** URLs within `format: uri` that PageUrl's prose refuses: non-public addresses by several spellings, a host no URL parser takes. */
+const NON_PUBLIC_URLS = ['http://127.0.0.1/', 'http://[::1]/admin', 'http://169.254.169.254/latest/meta-data/', 'http://localhost:8080/', 'http://10.0.0.1/', 'http://0x7f.1/', 'https://a.0/'];
 /** Path ids written as is whose percent-encoding is not UTF-8. */
 const MALFORMED_ENCODINGS = ['%FF', '%', 'job_%E0%A4%A', '%C0%AE%C0%AE', 'mon_%zz'];
 
@@ -129,6 +131,9 @@ export function mutationsOf(operation: FuzzOperation, keys: readonly KeyUse[] = 
     if (values.length > 0) arbitraries.push(fc.constantFrom(...values).map((value) => mutation(kind, place(target), (request) => withValue(request, target, value))));
   };
   for (const target of all) {
+    const uri = target.schema.format === 'uri' || (target.schema.anyOf as Schema[] | undefined)?.some((branch) => branch.format === 'uri');
+    if (uri && target.where !== 'header') fromValues('non-public-url', target, NON_PUBLIC_URLS);
+    if (target.name === 'urls' && target.where === 'body') fromValues('non-public-url', target, NON_PUBLIC_URLS.map((url) => [url]));
     if (target.where !== 'header') fromValues('wrong-type', target, wrongTypeValues(target));
     fromValues('out-of-range', target, outOfRangeValues(target));
     fromValues('unknown-enum', target, unknownEnumValues(target));

@@ -1,12 +1,13 @@
 /**
  * What is wrong with a request by the contract, checked with the project's Ajv validator
  * (contract.ts): the key, path ids, query parameters (declared, given once, valid as text is read
- * by its schema's type), the rules across them (lib/cross-parameter-rules.ts), headers and the
- * JSON body. The fuzzer's own judge of "valid" and "invalid", independent of the targets.
+ * by its schema's type), the rules across them (lib/cross-parameter-rules.ts), headers, the
+ * JSON body, and URLs the address policy refuses (server/outbound/address-policy.ts). The fuzzer's own judge of "valid" and "invalid", independent of the targets.
  */
 import { crossParameterProblem } from '../../lib/cross-parameter-rules.ts';
 import { describeErrors, validatorAt } from '../contract.ts';
-import { fuzzOperation, type FuzzParameter, type Schema } from './operations.ts';
+import { checkedUrl } from '../../server/outbound/address-policy.ts';
+import { fuzzOperation, type FuzzOperation, type FuzzParameter, type Schema } from './operations.ts';
 import { CREATED_ID, type FuzzRequest } from './request.ts';
 
 /** Query text as the JSON value its schema's type reads it as; text that is no such value stays text. */
@@ -67,6 +68,34 @@ export function requestProblems(request: FuzzRequest, nowMs = Date.now()): strin
   }
 
   problems.push(...bodyProblems(request, operation.body));
+  if (problems.length === 0) problems.push(...urlProblems(request, operation));
+  return problems;
+}
+
+/** The prose of PageUrl and `urls`: a URL given to fetch or to call back is one the server's address policy lets through. */
+function urlProblems(request: FuzzRequest, operation: FuzzOperation): string[] {
+  const refused = (text: string): boolean => {
+    try {
+      checkedUrl(text, { allowPrivateNetwork: false });
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  const problems: string[] = [];
+  for (const [name, value] of request.query) {
+    if (operation.parameters.find((parameter) => parameter.name === name)?.schema.format === 'uri' && refused(value)) problems.push(`query.${name} ${value} may not be fetched`);
+  }
+  const body = (request.rawBody === undefined ? request.body : undefined) as Record<string, unknown> | undefined;
+  const fields = (operation.body?.schema.properties ?? {}) as Record<string, Schema>;
+  for (const [name, value] of Object.entries(body ?? {})) {
+    const format = fields[name]?.format ?? (fields[name]?.anyOf as Schema[] | undefined)?.find((branch) => branch.format)?.format;
+    if (format === 'uri' && typeof value === 'string' && refused(value)) problems.push(`body.${name} ${value} may not be fetched`);
+  }
+  if (Array.isArray(body?.urls)) {
+    const refusedUrls = (body.urls as string[]).filter(refused);
+    if (body.ignore_invalid_urls === true ? refusedUrls.length === body.urls.length : refusedUrls.length > 0) problems.push(`body.urls holds URLs that may not be fetched: ${refusedUrls.join(', ')}`);
+  }
   return problems;
 }
 
