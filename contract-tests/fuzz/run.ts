@@ -138,24 +138,24 @@ class Session {
   private async followUp(request: FuzzRequest, answer: SentAnswer): Promise<CheckFailure[]> {
     const data = dataOf(answer);
     const failures: CheckFailure[] = [];
-    const expect = async (check: CheckName, follow: FuzzRequest, status: number, why: string) => {
+    const expectStatus = async (check: CheckName, follow: FuzzRequest, status: number, why: string) => {
       const { exchange, failures: followFailures } = await this.call(follow, 'valid', true);
       failures.push(...followFailures.filter((failure) => failure.check !== 'positive_data_acceptance'));
       if (exchange && exchange.answer.status !== status) failures.push({ check, message: `${why}, ${follow.method} ${follow.path.replace(/\{\w+\}/, Object.values(follow.pathParams)[0] ?? '')} answered ${exchange.answer.status}, not ${status}` });
     };
     if (JOB_SUBMISSIONS.includes(request.operationId) && typeof data.job?.id === 'string') {
-      await expect('ensure_resource_availability', plain('getJob', 'GET', '/web/jobs/{job_id}', { job_id: data.job.id }), 200, 'the job was just submitted');
+      await expectStatus('ensure_resource_availability', plain('getJob', 'GET', '/web/jobs/{job_id}', { job_id: data.job.id }), 200, 'the job was just submitted');
     }
     if (request.operationId === 'createMonitor' && typeof data.monitor?.id === 'string') {
-      await expect('ensure_resource_availability', plain('getMonitor', 'GET', '/web/monitors/{monitor_id}', { monitor_id: data.monitor.id }), 200, 'the monitor was just created');
+      await expectStatus('ensure_resource_availability', plain('getMonitor', 'GET', '/web/monitors/{monitor_id}', { monitor_id: data.monitor.id }), 200, 'the monitor was just created');
     }
     if (this.target.keepsState && request.operationId === 'deleteJob') {
       // A job still going is cancelled and kept (`deleted: false`); deleting it again removes it.
-      if (data.deleted === false) await expect('use_after_free', plain('deleteJob', 'DELETE', '/web/jobs/{job_id}', request.pathParams), 200, 'the job was cancelled');
-      await expect('use_after_free', plain('getJob', 'GET', '/web/jobs/{job_id}', request.pathParams), 404, 'the job was deleted');
+      if (data.deleted === false) await expectStatus('use_after_free', plain('deleteJob', 'DELETE', '/web/jobs/{job_id}', request.pathParams), 200, 'the job was cancelled');
+      await expectStatus('use_after_free', plain('getJob', 'GET', '/web/jobs/{job_id}', request.pathParams), 404, 'the job was deleted');
     }
     if (this.target.keepsState && request.operationId === 'deleteMonitor') {
-      await expect('use_after_free', plain('getMonitor', 'GET', '/web/monitors/{monitor_id}', request.pathParams), 404, 'the monitor was deleted');
+      await expectStatus('use_after_free', plain('getMonitor', 'GET', '/web/monitors/{monitor_id}', request.pathParams), 404, 'the monitor was deleted');
     }
     if (typeof data.next_cursor === 'string') {
       const { 'Idempotency-Key': _key, ...headers } = request.headers;
