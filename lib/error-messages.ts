@@ -19,6 +19,11 @@ export function invalidParameters(problems: readonly string[]): string {
   return `Invalid parameters: ${[...new Set(problems)].join('; ')}.`;
 }
 
+/** A path whose percent-encoding is not UTF-8 (`%FF`, a lone `%`): no path parameter can be read from it. */
+export function malformedPathEncoding(path: string): string {
+  return `the path ${path} is not well-formed percent-encoded UTF-8`;
+}
+
 export function apiKeyMissing(): string {
   return 'Missing API key: send it in the x-api-key header.';
 }

@@ -21,6 +21,7 @@ import { emptyValueProblems } from './empty-values.ts';
 import type { PrismEngine } from './prism-engine.ts';
 import { readPreferences, takeSelectionQuery, unmetPreference } from './preferences.ts';
 import { readBody } from './read-body.ts';
+import { refusedTarget } from './address-check.ts';
 import { selectedError } from './selected-error.ts';
 import { shapeSuccess } from './shape-answer.ts';
 import { requestProblems } from './validation-message.ts';
@@ -123,6 +124,16 @@ async function parseJsonBody(request: IncomingMessage, context: AnswerContext): 
   return parsed;
 }
 
+/** Whether every percent-encoding in `path` decodes as UTF-8. */
+function wellEncoded(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function answerOperation(request: IncomingMessage, url: URL, operation: OperationRow, engine: PrismEngine): Promise<Answer> {
   const context: AnswerContext = { platform: operation.platform, endpoint: operation.path, creditsRemaining: null };
   const headers = flatHeaders(request);
@@ -130,6 +141,7 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
     throw new ErrorAnswer('api_key_missing', messages.apiKeyMissing(), context);
   }
   context.creditsRemaining = MOCK_BALANCE;
+  if (!wellEncoded(url.pathname)) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([messages.malformedPathEncoding(url.pathname)]), context);
 
   const query = new URLSearchParams(url.search);
   const selection = readPreferences(headers.prefer, takeSelectionQuery(query));
@@ -142,6 +154,8 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
   const empty = emptyValueProblems(operation, query, headers);
 
   const body = operation.requestBody === 'none' ? (request.resume(), undefined) : await parseJsonBody(request, context);
+  // Prism takes a JSON `null` for no body; every body of the contract is an object, as the server checks.
+  if (body === null) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters(['body must be object']), context);
   if (body === undefined && operation.requestBody === 'required') throw new ErrorAnswer('invalid_parameters', missingBodyMessage(operation), context);
   const result = await engine.respond(
     { method: operation.method, path: url.pathname.slice(BASE_PATH.length), query: queryRecord(query), headers, body },
@@ -158,6 +172,8 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
   if (problems.length > 0) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters(problems), context);
   const crossProblem = crossParameterProblem(operation.operationId, queryRecord(query), Date.now());
   if (crossProblem) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([crossProblem]), context);
+  const refused = refusedTarget(operation, query, body);
+  if (refused) throw new ErrorAnswer(refused.code, refused.message, context);
   if (!isEnvelope(result.body)) throw new ErrorAnswer('internal_error', 'The mock produced an answer outside the envelope.', context);
 
   const shaped = result.body.success ? await shapeSuccess({ operation, path: url.pathname.slice(BASE_PATH.length), query, body, preferences: selection.preferences, balance: MOCK_BALANCE }, result.body) : undefined;

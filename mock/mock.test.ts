@@ -120,6 +120,56 @@ describe('the mock server', () => {
     expect((await scrape.json()).error).toMatchObject({ code: 'upstream_not_found', message: 'The upstream of web/scrape answered 404 Not Found.' });
   });
 
+  it('answers a path id no job or monitor can have (%00, ..%2F, job_1) with 404 resource_not_found, not a record echoing an id off its pattern', async () => {
+    const cases = [
+      { method: 'GET', path: '/web/jobs/%00', message: 'No job \u0000 for this API key.' },
+      { method: 'DELETE', path: '/web/jobs/..%2F', message: 'No job ../ for this API key.' },
+      { method: 'GET', path: '/web/jobs/job_1', message: 'No job job_1 for this API key.' },
+      { method: 'GET', path: '/web/monitors/%2500', message: 'No monitor %00 for this API key.' },
+      { method: 'PATCH', path: '/web/monitors/mon_01JD8XE6SZAEAVSNTCPM5Q1NX', message: 'No monitor mon_01JD8XE6SZAEAVSNTCPM5Q1NX for this API key.' },
+      { method: 'DELETE', path: '/web/monitors/%F0%9F%A7%AA', message: 'No monitor \u{1F9EA} for this API key.' },
+    ];
+    for (const { method, path, message } of cases) {
+      const answer = await fetch(`${origin}/v1${path}`, { method, headers: KEY });
+      const body = await answer.json();
+      expect([answer.status, body.error.code, body.error.message], `${method} ${path}`).toEqual([404, 'resource_not_found', message]);
+    }
+    const echoed = await fetch(`${origin}/v1/web/jobs/job_01M7W3QYVRK6724RN1MPS1JQRE`, { headers: KEY });
+    expect([echoed.status, (await echoed.json()).data.job.id]).toEqual([200, 'job_01M7W3QYVRK6724RN1MPS1JQRE']);
+  });
+
+  it('answers a path with malformed percent-encoding (%FF, a lone %) with 422 invalid_parameters naming the path, not a 500', async () => {
+    for (const path of ['/v1/web/jobs/%FF', '/v1/web/monitors/%', '/v1/web/jobs/job_%E0%A4%A']) {
+      const answer = await fetch(`${origin}${path}`, { headers: KEY });
+      const body = await answer.json();
+      expect([answer.status, body.error.code, body.error.message], path).toEqual([422, 'invalid_parameters', `Invalid parameters: the path ${path} is not well-formed percent-encoded UTF-8.`]);
+    }
+  });
+
+  it('refuses a JSON null body with 422 "body must be object", as the server does (it answered 200)', async () => {
+    const answer = await fetch(`${origin}/v1/web/monitors/mon_01JD8XE6SZAEAVSNTCPM5Q1NXW`, { method: 'PATCH', headers: { ...KEY, 'content-type': 'application/json' }, body: 'null' });
+    const body = await answer.json();
+    expect([answer.status, body.error.code, body.error.message]).toEqual([422, 'invalid_parameters', 'Invalid parameters: body must be object.']);
+  });
+
+  it('refuses URLs of non-public addresses with 422 url_not_allowed as the server does, in the query and in bodies (it answered 200)', async () => {
+    const cases = [
+      { method: 'GET', path: '/web/scrape?url=http%3A%2F%2F127.0.0.1%2F', body: undefined, code: 'url_not_allowed' },
+      { method: 'GET', path: '/socialnet/events?url=http%3A%2F%2F10.0.0.1%2F', body: undefined, code: 'url_not_allowed' },
+      { method: 'POST', path: '/web/crawl', body: { url: 'http://169.254.169.254/latest/meta-data/' }, code: 'url_not_allowed' },
+      { method: 'POST', path: '/web/agent', body: { url: 'https://a.0/', prompt: 'x' }, code: 'invalid_parameters' },
+      { method: 'POST', path: '/web/monitors', body: { url: 'https://example.com', webhook_url: 'http://localhost/hook' }, code: 'url_not_allowed' },
+      { method: 'POST', path: '/web/batch-scrape', body: { urls: ['https://example.com/a', 'http://[::1]/'] }, code: 'url_not_allowed' },
+      { method: 'POST', path: '/web/batch-scrape', body: { urls: ['http://[::1]/'], ignore_invalid_urls: true }, code: 'invalid_parameters' },
+    ];
+    for (const { method, path, body, code } of cases) {
+      const answer = await fetch(`${origin}/v1${path}`, { method, headers: { ...KEY, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      expect([answer.status, (await answer.json()).error?.code], `${method} ${path}`).toEqual([422, code]);
+    }
+    const skipped = await fetch(`${origin}/v1/web/batch-scrape`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body: JSON.stringify({ urls: ['https://example.com/a', 'http://[::1]/'], ignore_invalid_urls: true }) });
+    expect(skipped.status).toBe(200);
+  });
+
   it('answers a selected 429 with a message that agrees with its Retry-After and RateLimit fields', async () => {
     const answer = await fetch(`${origin}/v1/web/jobs`, { headers: { ...KEY, Prefer: 'code=429' } });
     expect(answer.status).toBe(429);

@@ -15,6 +15,7 @@ import type { ErrorCode } from '../generated/errors.ts';
 import type { OperationRow } from '../generated/operations.ts';
 import { contractDocument } from '../lib/contract-document.ts';
 import type { EnvelopeBody } from '../lib/envelope.ts';
+import { resourceNotFound } from '../lib/error-messages.ts';
 import { newRequestId } from '../lib/request-id.ts';
 import { sandboxProvider } from '../server/providers/sandbox/index.ts';
 import { type DataOperationId, ProviderError } from '../server/providers/types.ts';
@@ -57,6 +58,22 @@ function resolved(node: Node): Node {
   return current;
 }
 
+/** The records a path id names, and the pattern of their `id`: the mock echoes only an id that a record can have. */
+const recordSchemas = (contractDocument.components as Node).schemas as Node;
+const PATH_ID_RECORDS: Record<string, { kind: string; pattern: RegExp }> = {
+  job_id: { kind: 'job', pattern: new RegExp(resolved(recordSchemas.Job).properties.id.pattern) },
+  monitor_id: { kind: 'monitor', pattern: new RegExp(resolved(recordSchemas.Monitor).properties.id.pattern) },
+};
+
+/** A path id no record can have (not `job_` or `mon_` and a ULID) names nothing: 404, as the server answers an id it never issued. */
+function unknownRecord(params: Record<string, string>): ShapedAnswer | undefined {
+  for (const [name, value] of Object.entries(params)) {
+    const record = PATH_ID_RECORDS[name];
+    if (record && !record.pattern.test(value)) return { ok: false, code: 'resource_not_found', message: resourceNotFound(record.kind, value) };
+  }
+  return undefined;
+}
+
 /** Each operation's query parameters that have a default, and the default as text. */
 const QUERY_DEFAULTS = new Map<string, [string, string][]>(
   Object.values(contractDocument.paths as Node).flatMap((item: Node) => Object.values(item)).filter((operation: Node) => operation.operationId).map((operation: Node) => [
@@ -95,11 +112,14 @@ export async function shapeSuccess(request: ShapeRequest, envelope: EnvelopeBody
     return { ok: true, envelope: { ...shaped, cached: false, data } };
   }
 
+  const params = pathParameters(operation.path, request.path);
+  const unknown = unknownRecord(params);
+  if (unknown) return unknown;
   const now = Date.now();
   const data = conformData(envelope.data as Record<string, unknown>, {
     operationId: operation.operationId,
     query: request.query,
-    params: pathParameters(operation.path, request.path),
+    params,
     body: request.body as Record<string, unknown> | undefined,
     creditCost: operation.creditCost,
     now,

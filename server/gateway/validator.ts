@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { contractDocument } from '../../lib/contract-document.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
-import { internalError, invalidParameters as invalidParametersMessage, unsupportedMediaType } from '../../lib/error-messages.ts';
+import { internalError, invalidParameters as invalidParametersMessage, malformedPathEncoding, unsupportedMediaType } from '../../lib/error-messages.ts';
 
 interface ValidatorErrorItem {
   path?: string;
@@ -25,6 +25,8 @@ interface ValidatorError {
 
 /** `/query/timeout` + `must be integer` → `query.timeout must be integer`. */
 function describe(item: ValidatorErrorItem): string {
+  // The validator's own words for a path it cannot decode: "malformed uri'", at the path.
+  if (item.message === "malformed uri'") return malformedPathEncoding(item.path ?? '');
   const location = (item.path ?? '').replace(/^\//, '').replace(/\//g, '.');
   const message = item.message ?? 'is not valid';
   const required = /must have required property '([^']+)'/.exec(message);
@@ -88,6 +90,9 @@ function validatorMiddleware(): RequestHandler[] {
     validateApiSpec: false,
     // Query, path and header values are typed from text; bodies are not coerced, so `"limit": "10"` is refused.
     validateRequests: { allowUnknownQueryParameters: true, allErrors: true },
+    // Formats as the contract defines them (RFC 3986 for `uri`, real calendar dates), not the
+    // validator's default "fast" approximations, which let `http://a.example#\u0000` through.
+    ajvFormats: { mode: 'full' },
     validateResponses: { allErrors: true },
     validateSecurity: false,
     ignoreUndocumented: true,

@@ -74,6 +74,20 @@ describe('jobs', () => {
     expect([answer.status, answer.body.error.message]).toEqual([422, 'Invalid parameters: body.urls holds URLs that are not absolute http or https URLs: "ftp://example.com/file".']);
   });
 
+  it('refuses an agent job on a non-public or unreadable URL, uncharged (it queued the job and drew 25 credits)', async () => {
+    const cases = [
+      { url: 'http://127.0.0.1/admin', code: 'url_not_allowed' },
+      { url: 'http://169.254.169.254/latest/meta-data/', code: 'url_not_allowed' },
+      { url: 'https://a.0/', code: 'invalid_parameters' },
+    ];
+    for (const { url, code } of cases) {
+      const { secret, id } = await server.key({ credits: 100 });
+      const answer = await server.call('/web/agent', { method: 'POST', key: secret, body: { url, prompt: 'What is on this page?' } });
+      expect([answer.status, answer.body.error?.code, answer.body.credits_used], url).toEqual([422, code, 0]);
+      expect(await server.stores.ledger.balance(id)).toBe(100);
+    }
+  });
+
   it('resumes a running job with a new runner (a restarted server), storing no page twice', async () => {
     const { secret } = await server.key({ credits: 100 });
     const job = (await server.call('/web/crawl', { method: 'POST', key: secret, body: { url: 'https://example.com/guide/', limit: 6 } })).body.data.job;

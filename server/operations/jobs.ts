@@ -112,7 +112,7 @@ export const jobHandlers: Partial<Record<OperationId, OperationHandler>> = {
     const { valid, invalid: skipped } = batchUrls(context);
     return { pages_total: valid.length, invalid_urls: skipped };
   }),
-  runWebAgent: submit('agent', () => undefined, ({ body }) => ({ url: body!.url, pages_total: 0, webhook_url: null })),
+  runWebAgent: submit('agent', (context) => checkTarget(context, context.body!.url, 'body.url'), ({ body }) => ({ url: body!.url, pages_total: 0, webhook_url: null })),
 
   listJobs: {
     async run(context) {

@@ -118,7 +118,8 @@ describe('buildProviders, through the real app', () => {
   });
 
   it('without the web provider to read pages, web/extract answers 503 capability_unavailable, uncharged, and the model is not asked', async () => {
-    const target = await startTestServer({ upstreams: { openai: { baseUrl: `${model.baseUrl}/v1`, apiKey: null, model: 'm' } } });
+    // The page is on the loopback test site: the address policy, checked before the capability, must let it through.
+    const target = await startTestServer({ allowPrivateNetwork: true, upstreams: { openai: { baseUrl: `${model.baseUrl}/v1`, apiKey: null, model: 'm' } } });
     servers.push(target);
     const before = model.requests.length;
     const { secret } = await target.key({ sandbox: false });

@@ -117,6 +117,14 @@ describe('sandbox search', () => {
   });
 });
 
+describe('sandbox search of a host no URL parser takes', () => {
+  it('answers include_domains=a.0 with include_content: its results, markdown null as a page that cannot be read (it threw, a 500)', async () => {
+    const { results } = await fetchData('searchWeb', { query: 'x', include_domains: 'a.0', include_content: 'true' });
+    expect(results.length).toBeGreaterThan(0);
+    for (const result of results) expect([result.url.startsWith('https://a.0/'), result.markdown]).toEqual([true, null]);
+  });
+});
+
 describe('sandbox map', () => {
   it.each(queriesByOperation.mapWebsite)('stays on the site and honours limit, search and sitemap: %j', async (query) => {
     const { url, links } = await fetchData('mapWebsite', query);

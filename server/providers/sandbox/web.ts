@@ -80,7 +80,8 @@ export function sandboxSearch(query: Query): WebSearchResults {
         position: 0,
         published_at: dated ? random.dateTime(timeRange === undefined ? OLDEST_RESULT : SANDBOX_NOW - timeRange, SANDBOX_NOW) : null,
         image_url: source === 'images' ? `https://${host}/images/${random.hex(16)}.jpg` : null,
-        markdown: boolParam(query, 'include_content', false) ? mainContentMarkdown(buildPage(new SeededRandom(`page:${url}`), url, { onlyMainContent: true })) : null,
+        // As a live search: a result page that cannot be read (`https://a.0/…`, which no URL parser takes) leaves it null.
+        markdown: boolParam(query, 'include_content', false) && URL.canParse(url) ? mainContentMarkdown(buildPage(new SeededRandom(`page:${url}`), url, { onlyMainContent: true })) : null,
       };
     });
     if (boolParam(query, 'sort_by_date', false)) sourceResults.sort(newestFirst);
