@@ -134,7 +134,7 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
   const body = operation.requestBody === 'none' ? (request.resume(), undefined) : await parseJsonBody(request, context);
   if (body === undefined && operation.requestBody === 'required') throw new ErrorAnswer('invalid_parameters', missingBodyMessage(operation), context);
   const result = await engine.respond(
-    { method: operation.method, path: url.pathname.slice(BASE_PATH.length), query: queryRecord(query), headers, body },
+    { operationId: operation.operationId, method: operation.method, path: url.pathname.slice(BASE_PATH.length), query: queryRecord(query), headers, body },
     selection.preferences,
   );
   if (result.kind === 'selection-problem') {
