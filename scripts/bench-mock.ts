@@ -9,7 +9,7 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { writeFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,7 @@ interface Server {
   /** The URL the contract's paths hang off: `…/v1` for the mock, the root for `prism mock`. */
   baseUrl: string;
   coldStartMs: number;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -72,6 +73,7 @@ async function startAndTime(command: Command): Promise<Server> {
   return {
     baseUrl,
     coldStartMs,
+    pid: child.pid!,
     async stop() {
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
@@ -90,11 +92,23 @@ async function coldStart(command: Command, runs: number): Promise<number[]> {
   return times;
 }
 
-interface Load { rps: number; p50: number; p99: number; non2xx: number }
+/** CPU milliseconds a process has used, all its threads (user + system, from /proc; clock ticks of 10 ms). */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
-async function load(baseUrl: string, seconds: number): Promise<Load> {
-  const result = await autocannon({ url: `${baseUrl}${SCRAPE_PATH}`, headers: HEADERS, connections: 16, duration: seconds });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+interface Load { rps: number; p50: number; p99: number; non2xx: number; cpuMsPerRequest: number }
+
+/**
+ * `seconds` of load on the scrape path. Besides requests per second, the server's own CPU time per
+ * request: what the server spends, whatever else the machine runs.
+ */
+async function load(server: Server, seconds: number): Promise<Load> {
+  const cpuBefore = await cpuMs(server.pid);
+  const result = await autocannon({ url: `${server.baseUrl}${SCRAPE_PATH}`, headers: HEADERS, connections: 16, duration: seconds });
+  const cpuMsPerRequest = ((await cpuMs(server.pid)) - cpuBefore) / Math.max(1, result.requests.total);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, cpuMsPerRequest };
 }
 
 /** A bare HTTP server answering the scrape's JSON, for the baselines. */
@@ -154,11 +168,11 @@ try {
   // machine (it may be shared) hits all three alike.
   const names = ['mock', 'bare', 'prism'] as const;
   const servers = { mock: await startAndTime(MOCK), bare: await startAndTime(BARE), prism: await startAndTime(PRISM) };
-  for (const name of names) await load(servers[name].baseUrl, WARM_UP_SECONDS); // Prism's validators compile on first use, V8 optimises
+  for (const name of names) await load(servers[name], WARM_UP_SECONDS); // Prism's validators compile on first use, V8 optimises
   const rounds: Record<(typeof names)[number], Load>[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const measured: Partial<Record<(typeof names)[number], Load>> = {};
-    for (const name of names) measured[name] = await load(servers[name].baseUrl, LOAD_SECONDS);
+    for (const name of names) measured[name] = await load(servers[name], LOAD_SECONDS);
     rounds.push(measured as Record<(typeof names)[number], Load>);
   }
   for (const name of names) await servers[name].stop();
@@ -172,6 +186,9 @@ try {
   const figure = (pick: (load: Load) => number, name: 'mock' | 'bare' | 'prism') => median(rounds.map((round) => pick(round[name])));
   const overBare = rounds.map((round) => round.mock.rps / round.bare.rps);
   const overPrism = rounds.map((round) => round.mock.rps / round.prism.rps);
+  // The same comparisons in server CPU per request: the ratio a machine with a core to spare would show.
+  const cpuOverBare = rounds.map((round) => round.bare.cpuMsPerRequest / round.mock.cpuMsPerRequest);
+  const cpuOverPrism = rounds.map((round) => round.prism.cpuMsPerRequest / round.mock.cpuMsPerRequest);
   console.log(`mock benchmark: ${ROUNDS} rounds of ${LOAD_SECONDS} s of load per server, taking turns (16 connections, after ${WARM_UP_SECONDS} s of warm-up each), medians; Node ${process.version}`);
   row('', ...['mock', 'bare node', 'prism mock'].map((name) => name.padStart(12)));
   row('cold start to first 200, median (ms)', format(median(mockCold)), format(median(bareCold)), format(median(prismCold)));
@@ -179,11 +196,13 @@ try {
   row('valid scrape, requests/second', ...(['mock', 'bare', 'prism'] as const).map((name) => format(figure((load) => load.rps, name))));
   row('latency p50 (ms)', ...(['mock', 'bare', 'prism'] as const).map((name) => format(figure((load) => load.p50, name), 1)));
   row('latency p99 (ms)', ...(['mock', 'bare', 'prism'] as const).map((name) => format(figure((load) => load.p99, name), 1)));
+  row('server CPU per request (ms)', ...(['mock', 'bare', 'prism'] as const).map((name) => format(figure((load) => load.cpuMsPerRequest, name), 3)));
   row('non-2xx answers under load', ...(['mock', 'bare', 'prism'] as const).map((name) => format(rounds.reduce((sum, round) => sum + round[name].non2xx, 0))));
   row('contract suite against the mock (ms)', format(suiteMs));
   for (const [index, round] of rounds.entries()) {
     console.log(`  round ${index + 1}: mock ${round.mock.rps.toFixed(0)}, bare ${round.bare.rps.toFixed(0)}, prism mock ${round.prism.rps.toFixed(0)} requests/s: mock ÷ bare ${overBare[index]!.toFixed(2)}, mock ÷ prism mock ${overPrism[index]!.toFixed(2)}`);
   }
+  console.log(`server CPU per request, as a ratio (baseline ÷ mock): bare ÷ mock ${medianAndRange(cpuOverBare)}, prism mock ÷ mock ${medianAndRange(cpuOverPrism)}`);
   console.log(goalReport([
     { figure: 'valid scrape, mock ÷ bare Node (same round)', value: medianAndRange(overBare), goal: '≥ 0.3', met: median(overBare) >= 0.3 },
     { figure: 'valid scrape, mock ÷ prism mock (same round)', value: medianAndRange(overPrism), goal: '≥ 2', met: median(overPrism) >= 2 },
