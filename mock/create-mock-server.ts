@@ -158,7 +158,7 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
   if (body === null) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters(['body must be object']), context);
   if (body === undefined && operation.requestBody === 'required') throw new ErrorAnswer('invalid_parameters', missingBodyMessage(operation), context);
   const result = await engine.respond(
-    { method: operation.method, path: url.pathname.slice(BASE_PATH.length), query: queryRecord(query), headers, body },
+    { operationId: operation.operationId, method: operation.method, path: url.pathname.slice(BASE_PATH.length), query: queryRecord(query), headers, body },
     selection.preferences,
   );
   if (result.kind === 'selection-problem') {

@@ -2,13 +2,17 @@
  * Writes every file of `generated/` into a folder: the bundled contract, its TypeScript types,
  * the table of operations and the typed client. `npm run generate` writes into `generated/`;
  * the freshness check writes into a temporary folder and compares.
+ *
+ * Most of the time goes to starting tools, so what is independent runs at once: the linter, the
+ * bundler (both Redocly CLI processes) and the loading of openapi-typescript. Nothing is written
+ * before the lint is clean, and a file whose content is unchanged is not rewritten.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import openapiTS, { astToString } from 'openapi-typescript';
-import { assertContractLintsClean } from './contract-problems.ts';
+import { ContractProblemsError, lintContract } from './contract-problems.ts';
 import { projectRoot, contractRoot } from './paths.ts';
 
 const run = promisify(execFile);
@@ -38,12 +42,23 @@ interface Bundle {
   };
 }
 
-/** Bundles the contract at `contract` into `<dir>/openapi.json` with the project's Redocly CLI. */
-export async function bundleContract(dir: string, contract: string): Promise<string> {
-  const output = join(dir, 'openapi.json');
-  const redocly = join(projectRoot, 'node_modules', '.bin', 'redocly');
-  await run(redocly, ['bundle', contract, '--output', output, '--ext', 'json'], { cwd: projectRoot });
-  return output;
+/** The contract at `contract` bundled into one JSON text by the project's Redocly CLI. */
+export async function bundleContract(contract: string): Promise<string> {
+  const scratch = await mkdtemp(join(tmpdir(), 'bundle-'));
+  try {
+    const output = join(scratch, 'openapi.json');
+    const redocly = join(projectRoot, 'node_modules', '.bin', 'redocly');
+    await run(redocly, ['bundle', contract, '--output', output, '--ext', 'json'], { cwd: projectRoot });
+    return await readFile(output, 'utf8');
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Writes `text` to `path` unless the file already holds exactly that. */
+async function writeIfChanged(path: string, text: string): Promise<void> {
+  const current = await readFile(path, 'utf8').catch(() => undefined);
+  if (current !== text) await writeFile(path, text);
 }
 
 function queryParameterNames(bundle: Bundle, operation: OperationObject): string[] {
@@ -141,16 +156,27 @@ ${rows.join('\n')}
  * that does not lint clean throws a ContractProblemsError before anything is written.
  */
 export async function generateFiles(dir: string, contract: string = contractRoot): Promise<void> {
-  await assertContractLintsClean(contract);
-  await mkdir(dir, { recursive: true });
-  const bundlePath = await bundleContract(dir, contract);
-  const bundleText = await readFile(bundlePath, 'utf8');
+  const [lint, bundled, typescript, clientTemplate] = await Promise.allSettled([
+    lintContract(contract),
+    bundleContract(contract),
+    import('openapi-typescript'),
+    readFile(join(projectRoot, 'scripts', 'templates', 'client.ts'), 'utf8'),
+  ]);
+  // The lint's verdict comes first: a contract that does not bundle has lint problems that say why.
+  if (lint.status === 'rejected') throw lint.reason;
+  if (lint.value.length > 0) throw new ContractProblemsError(lint.value);
+  for (const step of [bundled, typescript, clientTemplate]) if (step.status === 'rejected') throw step.reason;
+  const bundleText = (bundled as PromiseFulfilledResult<string>).value;
+  const { default: openapiTS, astToString } = (typescript as PromiseFulfilledResult<typeof import('openapi-typescript')>).value;
   const bundle = JSON.parse(bundleText) as Bundle;
   // defaultNonNullable: false, so request fields with a default stay optional in the types.
   const ast = await openapiTS(bundleText, { alphabetize: false, immutable: false, defaultNonNullable: false });
-  await writeFile(join(dir, 'types.ts'), GENERATED_HEADER + astToString(ast));
-  await writeFile(join(dir, 'operations.ts'), renderOperations(bundle));
-  await writeFile(join(dir, 'errors.ts'), renderErrors(bundle));
-  const clientTemplate = await readFile(join(projectRoot, 'scripts', 'templates', 'client.ts'), 'utf8');
-  await writeFile(join(dir, 'client.ts'), GENERATED_HEADER + clientTemplate);
+  await mkdir(dir, { recursive: true });
+  await Promise.all([
+    writeIfChanged(join(dir, 'openapi.json'), bundleText),
+    writeIfChanged(join(dir, 'types.ts'), GENERATED_HEADER + astToString(ast)),
+    writeIfChanged(join(dir, 'operations.ts'), renderOperations(bundle)),
+    writeIfChanged(join(dir, 'errors.ts'), renderErrors(bundle)),
+    writeIfChanged(join(dir, 'client.ts'), GENERATED_HEADER + (clientTemplate as PromiseFulfilledResult<string>).value),
+  ]);
 }

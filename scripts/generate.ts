@@ -1,8 +1,12 @@
 /** `npm run generate`: writes generated/ from the contract, once it lints clean. */
-import { relative } from 'node:path';
-import { runEntryPoint } from './entry-point.ts';
-import { generateFiles } from './generate-files.ts';
-import { generatedDir } from './paths.ts';
+import { enableCompileCache } from 'node:module';
+
+// openapi-typescript brings its own copy of Redocly's core: Node's on-disk compile cache makes every run after the first start faster.
+enableCompileCache();
+const { relative } = await import('node:path');
+const { runEntryPoint } = await import('./entry-point.ts');
+const { generateFiles } = await import('./generate-files.ts');
+const { generatedDir } = await import('./paths.ts');
 
 await runEntryPoint(
   { usage: 'npm run generate [-- --contract openapi/openapi.yaml --output generated]', writesOutput: true },

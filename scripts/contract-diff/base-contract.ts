@@ -76,8 +76,8 @@ export async function bundledContracts(contract: string, base: BaseRef): Promise
     await Promise.all([mkdir(baseDir), mkdir(headDir)]);
     await run('tar', ['-xf', archive, '-C', baseDir]);
     const [baseBundle, headBundle] = await Promise.all([
-      bundleContract(baseDir, join(baseDir, folder, basename(contract))).then((file) => readFile(file, 'utf8')),
-      bundleContract(headDir, contract).then((file) => readFile(file, 'utf8')),
+      bundleContract(join(baseDir, folder, basename(contract))),
+      bundleContract(contract),
     ]);
     return { base: baseBundle, head: headBundle };
   } finally {

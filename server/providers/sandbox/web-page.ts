@@ -25,7 +25,8 @@ type Block =
   | { tag: 'h1' | 'h2' | 'p'; text: string; link?: Link }
   | { tag: 'ul'; items: { strong: string; text: string; link: Link }[] }
   | { tag: 'table'; columns: string[]; rows: string[][] }
-  | { tag: 'img'; alt: string; src: string }
+  /** `color` is the sketch's header: its PNG is drawn only when a rendering shows the image (a zlib call per image). */
+  | { tag: 'img'; alt: string; color: readonly [number, number, number] }
   | { tag: 'aside'; text: string };
 
 /** A page: its facts and its blocks in document order. */
@@ -44,6 +45,11 @@ export const ALL_FORMATS = ['markdown', 'html', 'raw_html', 'links', 'metadata',
 const LANGUAGE_BY_COUNTRY: Record<string, string> = { DE: 'de', AT: 'de', FR: 'fr', ES: 'es', IT: 'it', JP: 'ja', BR: 'pt', NL: 'nl' };
 const CHROME_TAGS = new Set(['nav', 'footer']);
 
+/** The `data:` URL of a page's image: a 4×3 sketch in its colour. */
+function imageSource(color: readonly [number, number, number]): string {
+  return pageSketchPngDataUrl(4, 3, color);
+}
+
 /** Makes up the page at `url`. */
 export function buildPage(random: SeededRandom, url: string, options: PageOptions): Page {
   const origin = new URL(url).origin;
@@ -54,7 +60,7 @@ export function buildPage(random: SeededRandom, url: string, options: PageOption
     { tag: 'nav', links: [{ text: 'Home', href: at('/') }, { text: 'Docs', href: at('/docs') }, { text: 'Blog', href: at('/blog') }, { text: 'Pricing', href: at('/pricing') }] },
     { tag: 'h1', text: title },
     { tag: 'p', text: random.sentence(10, 20) },
-    { tag: 'img', alt: `${capitalise(topic)} overview`, src: pageSketchPngDataUrl(4, 3, [random.int(0, 255), random.int(0, 255), random.int(0, 255)]) },
+    { tag: 'img', alt: `${capitalise(topic)} overview`, color: [random.int(0, 255), random.int(0, 255), random.int(0, 255)] },
     { tag: 'h2', text: `What changed in ${topic}` },
     {
       tag: 'ul',
@@ -154,7 +160,7 @@ function blockMarkdown(block: Block, options: PageOptions): string {
     case 'table':
       return [`| ${block.columns.join(' | ')} |`, `|${block.columns.map(() => '---').join('|')}|`, ...block.rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
     case 'img':
-      return options.removeBase64Images === false ? `![${block.alt}](${block.src})` : block.alt;
+      return options.removeBase64Images === false ? `![${block.alt}](${imageSource(block.color)})` : block.alt;
     case 'aside':
       return `> ${block.text}`;
   }
@@ -177,7 +183,7 @@ function blockHtml(block: Block, options: PageOptions): string {
         .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`)
         .join('')}</tbody></table>`;
     case 'img':
-      return options.removeBase64Images === false ? `<img src="${block.src}" alt="${escapeHtml(block.alt)}">` : `<p>${escapeHtml(block.alt)}</p>`;
+      return options.removeBase64Images === false ? `<img src="${imageSource(block.color)}" alt="${escapeHtml(block.alt)}">` : `<p>${escapeHtml(block.alt)}</p>`;
     case 'aside':
       return `<aside>${escapeHtml(block.text)}</aside>`;
   }
