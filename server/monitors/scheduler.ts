@@ -134,7 +134,7 @@ export class MonitorScheduler {
       this.stores.monitors.save(updated);
       const type = outcome === 'failed' ? 'monitor.check_failed' : outcome === 'changed' && check.judgement?.meets_goal !== false ? 'monitor.changed' : undefined;
       if (current.webhook_url && type) {
-        this.stores.webhooks.enqueue(keyId, current.webhook_url, type, { type, timestamp: timestamp(nowMs), data: { monitor: updated, check } }, nowMs);
+        this.stores.webhooks.enqueue(keyId, monitor.id, current.webhook_url, type, { type, timestamp: timestamp(nowMs), data: { monitor: updated, check } }, nowMs);
       }
     });
   }

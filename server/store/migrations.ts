@@ -123,4 +123,11 @@ export const MIGRATIONS: readonly string[] = [
   -- Jobs by status for GET /metrics: counted from this index alone, not the job records.
   CREATE INDEX jobs_by_status ON jobs (status);
   `,
+  `
+  -- Webhook messages name their subject (the job or monitor they announce): one subject's events
+  -- are delivered in the order they were queued, different subjects' concurrently.
+  ALTER TABLE webhook_messages ADD COLUMN subject TEXT;
+  UPDATE webhook_messages SET subject = COALESCE(json_extract(payload, '$.data.job.id'), json_extract(payload, '$.data.monitor.id'), id);
+  CREATE INDEX webhook_messages_pending_by_subject ON webhook_messages (subject) WHERE state = 'pending';
+  `,
 ];

@@ -5,6 +5,8 @@ import { prepared, type Database } from './database.ts';
 export interface WebhookMessage {
   id: string;
   keyId: string;
+  /** The job or monitor the event is about: its events are delivered in order, one at a time. */
+  subject: string;
   url: string;
   eventType: string;
   payload: string;
@@ -18,6 +20,7 @@ export interface WebhookMessage {
 interface MessageRow {
   id: string;
   key_id: string;
+  subject: string;
   url: string;
   event_type: string;
   payload: string;
@@ -30,7 +33,7 @@ interface MessageRow {
 
 function toMessage(row: MessageRow): WebhookMessage {
   return {
-    id: row.id, keyId: row.key_id, url: row.url, eventType: row.event_type, payload: row.payload, state: row.state,
+    id: row.id, keyId: row.key_id, subject: row.subject, url: row.url, eventType: row.event_type, payload: row.payload, state: row.state,
     attempts: row.attempts, nextAttemptAtMs: row.next_attempt_at_ms, lastStatus: row.last_status, lastError: row.last_error,
   };
 }
@@ -42,17 +45,29 @@ export class WebhookMessages {
     this.database = database;
   }
 
-  /** Queues a message for immediate delivery. */
-  enqueue(keyId: string, url: string, eventType: string, payload: unknown, nowMs: number): string {
+  /** Queues a message about `subject` (a job or monitor id) for immediate delivery. */
+  enqueue(keyId: string, subject: string, url: string, eventType: string, payload: unknown, nowMs: number): string {
     const id = `msg_${ulid(nowMs)}`;
-    prepared(this.database, `INSERT INTO webhook_messages (id, key_id, url, event_type, payload, state, next_attempt_at_ms, created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`)
-      .run(id, keyId, url, eventType, JSON.stringify(payload), nowMs, new Date(nowMs).toISOString());
+    prepared(this.database, `INSERT INTO webhook_messages (id, key_id, subject, url, event_type, payload, state, next_attempt_at_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`)
+      .run(id, keyId, subject, url, eventType, JSON.stringify(payload), nowMs, new Date(nowMs).toISOString());
     return id;
   }
 
-  /** Pending messages whose attempt is due, in the order they were queued. */
-  due(nowMs: number, limit: number): WebhookMessage[] {
-    return (prepared(this.database, `SELECT * FROM webhook_messages WHERE state = 'pending' AND next_attempt_at_ms <= ? ORDER BY rowid LIMIT ?`).all(nowMs, limit) as unknown as MessageRow[]).map(toMessage);
+  /**
+   * One page of the first pending message of each subject, when its attempt is due, by id from
+   * `afterId` (exclusive): a later event of a subject waits until the earlier ones are delivered
+   * or given up.
+   */
+  due(nowMs: number, afterId: string, limit: number): WebhookMessage[] {
+    return (prepared(this.database, `SELECT * FROM webhook_messages AS message WHERE state = 'pending' AND next_attempt_at_ms <= ? AND id > ?
+      AND NOT EXISTS (SELECT 1 FROM webhook_messages AS earlier WHERE earlier.subject = message.subject AND earlier.state = 'pending' AND earlier.rowid < message.rowid)
+      ORDER BY id LIMIT ?`).all(nowMs, afterId, limit) as unknown as MessageRow[]).map(toMessage);
+  }
+
+  /** The subject's first pending message, when its attempt is due. */
+  nextDue(subject: string, nowMs: number): WebhookMessage | undefined {
+    const row = prepared(this.database, `SELECT * FROM webhook_messages WHERE subject = ? AND state = 'pending' ORDER BY rowid LIMIT 1`).get(subject) as MessageRow | undefined;
+    return row && row.next_attempt_at_ms <= nowMs ? toMessage(row) : undefined;
   }
 
   /** Records one attempt: delivered, to retry at `nextAttemptAtMs`, or failed for good. */
