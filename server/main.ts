@@ -53,7 +53,7 @@ const pool = new ConversionPool();
 const browser = config.chromiumPath ? new HeadlessBrowser(config.chromiumPath, policy, agent) : undefined;
 let stores: Stores;
 try {
-  stores = openStores(config.databaseUrl, { ledgerObserver: metrics });
+  stores = await openStores(config.databaseUrl, { ledgerObserver: metrics });
 } catch (error) {
   refuseConfiguration(`DATABASE_URL: cannot open the database ${config.databaseUrl}: ${(error as Error).message}`);
 }
@@ -62,7 +62,7 @@ try {
   const web = createWebProvider({ policy, agent, pool, ...(browser ? { browser } : {}) });
   providers = buildProviders({ web, upstreams: config.upstreams, routes: config.providerRoutes, logger });
 } catch (error) {
-  stores.database.close();
+  await stores.database.close();
   if (!(error instanceof ConfigError)) throw error;
   refuseConfiguration(error.message);
 }
@@ -74,7 +74,7 @@ const server = createHttpServer(app, { publicBaseUrl: config.publicBaseUrl });
 /** Closes what start-up opened: the browser, the conversion workers, the adapters' connections and the database (open connections end with the process). */
 async function closeResources(): Promise<void> {
   await Promise.allSettled([browser?.close(), pool.close(), providers.close()]);
-  stores.database.close();
+  await stores.database.close();
 }
 
 let port: number;
@@ -93,10 +93,10 @@ const webhooks = new WebhookDispatcher(stores, systemClock, agent, policy);
 webhooks.start(WEBHOOK_TICK_MS);
 const monitors = new MonitorScheduler(stores, systemClock, providers, metrics);
 monitors.start(MONITOR_TICK_MS);
-const stopMaintenance = repeat(MAINTENANCE_INTERVAL_MS, () => {
+const stopMaintenance = repeat(MAINTENANCE_INTERVAL_MS, async () => {
   const now = systemClock.now();
-  stores.idempotency.purgeExpired(now);
-  stores.cache.purgeExpired(now);
+  await stores.idempotency.purgeExpired(now);
+  await stores.cache.purgeExpired(now);
 });
 
 const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -32,28 +32,28 @@ const scrape = (url: string) => `/web/scrape?url=${encodeURIComponent(url)}`;
 const provocations: Provocation[] = [
   { code: 'api_key_missing', send: async (server) => (await server.call(scrape('https://example.com'))).body },
   { code: 'api_key_invalid', send: async (server) => (await server.call(scrape('https://example.com'), { key: 'wsdq_never_issued' })).body },
-  { code: 'api_key_expired', send: async (server) => (await server.call(scrape('https://example.com'), { key: server.key({ expiresAt: '2026-01-01T00:00:00Z' }).secret })).body },
+  { code: 'api_key_expired', send: async (server) => (await server.call(scrape('https://example.com'), { key: (await server.key({ expiresAt: '2026-01-01T00:00:00Z' })).secret })).body },
   {
     code: 'api_key_revoked',
     send: async (server) => {
-      const { secret, id } = server.key();
-      server.stores.keys.revoke(id);
+      const { secret, id } = await server.key();
+      await server.stores.keys.revoke(id);
       return (await server.call(scrape('https://example.com'), { key: secret })).body;
     },
   },
-  { code: 'insufficient_credits', send: async (server) => (await server.call(scrape('https://example.com'), { key: server.key({ credits: 0 }).secret })).body },
-  { code: 'scope_denied', send: async (server) => (await server.call(scrape('https://example.com'), { key: server.key({ scopes: ['finance'] }).secret })).body },
-  { code: 'endpoint_not_found', send: async (server) => (await server.call('/nowhere', { key: server.key().secret })).body },
-  { code: 'resource_not_found', send: async (server) => (await server.call('/web/jobs/job_01JD4Q9B2C3D4E5F6G7H8J9K0M', { key: server.key().secret })).body },
-  { code: 'method_not_allowed', send: async (server) => (await server.call(scrape('https://example.com'), { method: 'DELETE', key: server.key().secret })).body },
-  { code: 'invalid_parameters', send: async (server) => (await server.call('/web/scrape', { key: server.key().secret })).body },
-  { code: 'invalid_json_body', send: (server) => post(server, '/web/crawl', server.key().secret, '{"url":') },
-  { code: 'unsupported_media_type', send: (server) => post(server, '/web/crawl', server.key().secret, 'url=https://example.com', { 'content-type': 'text/plain' }) },
-  { code: 'body_too_large', send: (server) => post(server, '/web/crawl', server.key().secret, JSON.stringify({ url: 'https://example.com', pad: 'x'.repeat(1_100_000) })) },
+  { code: 'insufficient_credits', send: async (server) => (await server.call(scrape('https://example.com'), { key: (await server.key({ credits: 0 })).secret })).body },
+  { code: 'scope_denied', send: async (server) => (await server.call(scrape('https://example.com'), { key: (await server.key({ scopes: ['finance'] })).secret })).body },
+  { code: 'endpoint_not_found', send: async (server) => (await server.call('/nowhere', { key: (await server.key()).secret })).body },
+  { code: 'resource_not_found', send: async (server) => (await server.call('/web/jobs/job_01JD4Q9B2C3D4E5F6G7H8J9K0M', { key: (await server.key()).secret })).body },
+  { code: 'method_not_allowed', send: async (server) => (await server.call(scrape('https://example.com'), { method: 'DELETE', key: (await server.key()).secret })).body },
+  { code: 'invalid_parameters', send: async (server) => (await server.call('/web/scrape', { key: (await server.key()).secret })).body },
+  { code: 'invalid_json_body', send: async (server) => post(server, '/web/crawl', (await server.key()).secret, '{"url":') },
+  { code: 'unsupported_media_type', send: async (server) => post(server, '/web/crawl', (await server.key()).secret, 'url=https://example.com', { 'content-type': 'text/plain' }) },
+  { code: 'body_too_large', send: async (server) => post(server, '/web/crawl', (await server.key()).secret, JSON.stringify({ url: 'https://example.com', pad: 'x'.repeat(1_100_000) })) },
   {
     code: 'idempotency_key_reused',
     send: async (server) => {
-      const key = server.key().secret;
+      const key = (await server.key()).secret;
       await post(server, '/web/crawl', key, JSON.stringify({ url: 'https://example.com/a' }), { 'idempotency-key': 'docs-link' });
       return post(server, '/web/crawl', key, JSON.stringify({ url: 'https://example.com/b' }), { 'idempotency-key': 'docs-link' });
     },
@@ -61,14 +61,14 @@ const provocations: Provocation[] = [
   {
     code: 'rate_limited',
     send: async (server) => {
-      const key = server.key({ rateLimit: { requests: 1, windowSeconds: 3600 } }).secret;
+      const key = (await server.key({ rateLimit: { requests: 1, windowSeconds: 3600 } })).secret;
       await server.call('/web/jobs', { key });
       return (await server.call('/web/jobs', { key })).body;
     },
   },
-  { code: 'provider_unavailable', send: async (server) => (await server.call('/finance/history?symbol=AAPL', { key: server.key({ sandbox: false }).secret })).body },
+  { code: 'provider_unavailable', send: async (server) => (await server.call('/finance/history?symbol=AAPL', { key: (await server.key({ sandbox: false })).secret })).body },
   ...([[400, 'upstream_rejected'], [403, 'provider_policy_denied'], [404, 'upstream_not_found'], [502, 'upstream_failed'], [504, 'upstream_timeout']] as const).map(
-    ([status, code]): Provocation => ({ code, send: async (server) => (await server.call(scrape(`https://fail-${status}.sandbox.test/page`), { key: server.key().secret })).body }),
+    ([status, code]): Provocation => ({ code, send: async (server) => (await server.call(scrape(`https://fail-${status}.sandbox.test/page`), { key: (await server.key()).secret })).body }),
   ),
 ];
 

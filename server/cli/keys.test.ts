@@ -28,22 +28,22 @@ describe('key commands', () => {
     const database = await readFile(join(folder, 'keys.sqlite'));
     expect(database.includes(Buffer.from(secret))).toBe(false);
 
-    const stores = openStores(env.DATABASE_URL!);
-    const key = stores.keys.findBySecret(secret)!;
+    const stores = await openStores(env.DATABASE_URL!);
+    const key = (await stores.keys.findBySecret(secret))!;
     expect(key).toMatchObject({ balance: 250, scopes: ['web', 'finance'], sandbox: true, name: 'frontend team' });
     expect(Date.parse(key.expiresAt!) - Date.parse(key.createdAt)).toBe(3_600_000);
-    stores.database.close();
+    await stores.database.close();
   });
 
   it('creates keys from several processes at once on a brand-new database, migrating it once', async () => {
     const fresh = { ...process.env, DATABASE_URL: join(folder, 'fresh.sqlite') };
     const created = await Promise.all(Array.from({ length: 5 }, () => run(process.execPath, ['server/cli/keys.ts', 'create', '--credits', '1'], { env: fresh })));
     expect(new Set(created.map(({ stdout }) => stdout.trim().split('\n').at(-1))).size).toBe(5);
-    const stores = openStores(fresh.DATABASE_URL!);
-    expect(stores.keys.list()).toHaveLength(5);
-    const versions = stores.database.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((row) => row.version);
+    const stores = await openStores(fresh.DATABASE_URL!);
+    expect(await stores.keys.list()).toHaveLength(5);
+    const versions = (await stores.database.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).map((row) => row.version);
     expect(versions).toEqual(Array.from({ length: versions.length }, (_, index) => index + 1));
-    stores.database.close();
+    await stores.database.close();
   });
 
   it('lists, tops up and revokes keys by id or prefix', async () => {

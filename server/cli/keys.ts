@@ -17,7 +17,7 @@ class CommandError extends Error {}
 
 type Values = Record<string, string | boolean | undefined>;
 interface Command extends CommandSpec {
-  run(stores: Stores, values: Values, positionals: string[]): void;
+  run(stores: Stores, values: Values, positionals: string[]): Promise<void>;
 }
 
 /** An integer of at least `min` from `--flag`, which is required. */
@@ -38,8 +38,8 @@ function scopesOf(text: string | undefined): Scope[] {
   return scopes as Scope[];
 }
 
-function keyArgument(stores: Stores, text: string | undefined) {
-  const key = stores.keys.find(text!.replace(/…$/, ''));
+async function keyArgument(stores: Stores, text: string | undefined) {
+  const key = await stores.keys.find(text!.replace(/…$/, ''));
   if (!key) throw new CommandError(`no key ${text} (key:list shows the keys)`);
   return key;
 }
@@ -60,7 +60,7 @@ const commands: Record<string, Command> = {
       'rate-limit': { type: 'string', value: 'REQUESTS/SECONDS', help: 'the key\'s own rate limit, such as 120/60 (default: the server\'s RATE_LIMIT)' },
     },
     examples: ['npm run key:create -- --credits 1000 --sandbox', 'npm run key:create -- --credits 500 --scopes web,finance --expires-in 86400 --name "frontend team"'],
-    run(stores, values) {
+    async run(stores, values) {
       const credits = integerOption(values, 'credits', 0);
       const now = new Date();
       const expiresAt = values['expires-in'] === undefined ? null : new Date(now.getTime() + integerOption(values, 'expires-in', 1) * 1000).toISOString();
@@ -70,7 +70,7 @@ const commands: Record<string, Command> = {
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
-      const { key, secret } = stores.keys.create({
+      const { key, secret } = await stores.keys.create({
         credits,
         scopes: scopesOf(values.scopes as string | undefined),
         sandbox: values.sandbox === true,
@@ -90,8 +90,8 @@ const commands: Record<string, Command> = {
     summary: 'Lists every key: id, prefix, mode, balance, scopes, state and name (never the key itself).',
     options: {},
     examples: ['npm run key:list'],
-    run(stores) {
-      const rows = stores.keys.list().map((key) => [
+    async run(stores) {
+      const rows = (await stores.keys.list()).map((key) => [
         key.id, `${key.keyPrefix}…`, key.sandbox ? 'sandbox' : 'live', String(key.balance), key.scopes.join(','),
         key.revokedAt ? `revoked ${key.revokedAt}` : key.expiresAt ? `expires ${key.expiresAt}` : 'active', key.name ?? '',
       ]);
@@ -107,9 +107,9 @@ const commands: Record<string, Command> = {
     argument: KEY_ARGUMENT,
     options: {},
     examples: ['npm run key:revoke -- key_01JD3F4Q8ZP6M2W5X7Y9A0B1C2', 'npm run key:revoke -- wsdq_live_Ab3D'],
-    run(stores, _values, [text]) {
-      const key = keyArgument(stores, text);
-      console.log(stores.keys.revoke(key.id) ? `Revoked ${key.id}.` : `${key.id} was already revoked.`);
+    async run(stores, _values, [text]) {
+      const key = await keyArgument(stores, text);
+      console.log((await stores.keys.revoke(key.id)) ? `Revoked ${key.id}.` : `${key.id} was already revoked.`);
     },
   },
   credit: {
@@ -119,10 +119,10 @@ const commands: Record<string, Command> = {
     argument: KEY_ARGUMENT,
     options: { credits: { type: 'string', value: 'N', help: 'credits to add, an integer, 1 or more (required)', required: true } },
     examples: ['npm run key:credit -- wsdq_live_Ab3D --credits 500'],
-    run(stores, values, [text]) {
+    async run(stores, values, [text]) {
       const amount = integerOption(values, 'credits', 1);
-      const key = keyArgument(stores, text);
-      console.log(`Added ${amount} credits to ${key.id}; balance ${stores.ledger.topUp(key.id, amount)}.`);
+      const key = await keyArgument(stores, text);
+      console.log(`Added ${amount} credits to ${key.id}; balance ${await stores.ledger.topUp(key.id, amount)}.`);
     },
   },
 };
@@ -150,7 +150,7 @@ function parse(command: Command, args: string[]): { values: Values; positionals:
   return { values, positionals: parsed.positionals, help: false };
 }
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
     console.log(OVERVIEW);
@@ -173,8 +173,8 @@ function main(argv: string[]): number {
       console.log(help);
       return 0;
     }
-    stores = openStores(databaseUrl(process.env));
-    command.run(stores, parsed.values, parsed.positionals);
+    stores = await openStores(databaseUrl(process.env));
+    await command.run(stores, parsed.values, parsed.positionals);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) console.error(`error: ${error.message}\n\n${help}`);
@@ -183,8 +183,8 @@ function main(argv: string[]): number {
     else throw error;
     return 2;
   } finally {
-    stores?.database.close();
+    await stores?.database.close();
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

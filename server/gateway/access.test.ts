@@ -12,21 +12,21 @@ describe('access', () => {
     { name: 'unknown', key: () => 'wsdq_live_notAKeyThisServiceIssued0000000', code: 'api_key_invalid' },
     {
       name: 'expired',
-      key: () => server.key({ expiresAt: new Date(server.clock.now() + 1000).toISOString() }).secret,
+      key: async () => (await server.key({ expiresAt: new Date(server.clock.now() + 1000).toISOString() })).secret,
       prepare: () => server.clock.advance(1000),
       code: 'api_key_expired',
     },
     {
       name: 'revoked',
-      key: () => {
-        const { secret, id } = server.key();
-        server.stores.keys.revoke(id);
+      key: async () => {
+        const { secret, id } = await server.key();
+        await server.stores.keys.revoke(id);
         return secret;
       },
       code: 'api_key_revoked',
     },
   ])('answers 401 $code for a $name key', async ({ key, prepare, code }) => {
-    const secret = key();
+    const secret = await key();
     prepare?.();
     const answer = await server.call('/web/jobs', { key: secret });
     expect(answer.status).toBe(401);
@@ -35,14 +35,14 @@ describe('access', () => {
   });
 
   it('answers 403 scope_denied when the key lacks the platform', async () => {
-    const { secret } = server.key({ scopes: ['web', 'finance'] });
+    const { secret } = await server.key({ scopes: ['web', 'finance'] });
     const answer = await server.call('/socialnet/events?url=https://social.example/g', { key: secret });
     expect(answer.status).toBe(403);
     expect(answer.body.error).toMatchObject({ code: 'scope_denied', message: 'This key has the scopes web, finance; socialnet/events needs the scope socialnet.' });
   });
 
   it('answers 429 over the key rate limit, with Retry-After and the RateLimit fields, and resets with the window', async () => {
-    const { secret, id } = server.key({ credits: 100 });
+    const { secret, id } = await server.key({ credits: 100 });
     const statuses = [];
     for (let call = 0; call < 4; call++) statuses.push(await server.call('/web/jobs', { key: secret }));
     expect(statuses.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
@@ -51,14 +51,14 @@ describe('access', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('ratelimit')).toMatch(/^"per-key";r=0;t=\d+$/);
     expect(limited.headers.get('ratelimit-policy')).toBe('"per-key";q=3;w=60');
-    expect(server.stores.ledger.balance(id)).toBe(100);
+    expect(await server.stores.ledger.balance(id)).toBe(100);
 
     server.clock.advance(60_000);
     expect((await server.call('/web/jobs', { key: secret })).status).toBe(200);
   });
 
   it('logs one line per request with its id, operation, status, credits and latency, never the key', async () => {
-    const { secret } = server.key({ credits: 10 });
+    const { secret } = await server.key({ credits: 10 });
     const before = server.logLines.length;
     const answer = await server.call('/web/scrape?url=https://example.com/logged', { key: secret });
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -69,9 +69,9 @@ describe('access', () => {
     expect(JSON.stringify(server.logLines)).not.toContain(secret);
   });
 
-  it('stores keys only as hashes', () => {
-    const { secret } = server.key();
-    const dump = JSON.stringify(server.stores.database.prepare('SELECT * FROM api_keys').all());
+  it('stores keys only as hashes', async () => {
+    const { secret } = await server.key();
+    const dump = JSON.stringify(await server.stores.database.all('SELECT * FROM api_keys'));
     expect(dump).not.toContain(secret);
     expect(dump).not.toContain(secret.slice(14));
   });
@@ -81,11 +81,11 @@ describe('access', () => {
     { name: 'malformed JSON', body: '{"url": ', type: 'application/json', code: 'invalid_json_body' },
     { name: 'a form body', body: 'url=https://example.com', type: 'application/x-www-form-urlencoded', code: 'unsupported_media_type' },
   ])('refuses $name with a 422 envelope and charges nothing', async ({ body, type, code }) => {
-    const { secret, id } = server.key({ credits: 10 });
+    const { secret, id } = await server.key({ credits: 10 });
     server.clock.advance(60_000);
     const response = await fetch(`${server.baseUrl}/web/crawl`, { method: 'POST', headers: { 'x-api-key': secret, 'content-type': type }, body });
     const answer = await response.json();
     expect([response.status, answer.error.code, answer.credits_used]).toEqual([422, code, 0]);
-    expect(server.stores.ledger.balance(id)).toBe(10);
+    expect(await server.stores.ledger.balance(id)).toBe(10);
   });
 });

@@ -7,10 +7,10 @@ import { ServiceError } from './service-error.ts';
 import { apiKeyExpired, apiKeyInvalid, apiKeyMissing, apiKeyRevoked, scopeDenied } from '../../lib/error-messages.ts';
 
 /** The call's key when it is valid (issued here, not revoked, not expired), or the error that says why not. */
-export function keyOf(req: Request, keys: ApiKeyStore, clock: Clock): ApiKey | ServiceError {
+export async function keyOf(req: Request, keys: ApiKeyStore, clock: Clock): Promise<ApiKey | ServiceError> {
   const secret = req.get('x-api-key');
   if (!secret) return new ServiceError('api_key_missing', apiKeyMissing());
-  const key = keys.findBySecret(secret);
+  const key = await keys.findBySecret(secret);
   if (!key) return new ServiceError('api_key_invalid', apiKeyInvalid());
   if (key.revokedAt) return new ServiceError('api_key_revoked', apiKeyRevoked(key.revokedAt));
   if (key.expiresAt && Date.parse(key.expiresAt) <= clock.now()) return new ServiceError('api_key_expired', apiKeyExpired(key.expiresAt));
@@ -18,9 +18,9 @@ export function keyOf(req: Request, keys: ApiKeyStore, clock: Clock): ApiKey | S
 }
 
 export function authenticate(keys: ApiKeyStore, clock: Clock): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const call = callOf(res);
-    const key = keyOf(req, keys, clock);
+    const key = await keyOf(req, keys, clock);
     if (key instanceof ServiceError) throw key;
     call.key = key;
     call.creditsRemaining = key.balance;

@@ -10,7 +10,7 @@ describe('cache', () => {
   afterAll(() => server.close());
 
   it('serves socialnet/events MISS, then HIT within 15 minutes (charged), BYPASS on no-cache (refreshing), MISS after expiry', async () => {
-    const { secret, id } = server.key({ credits: 100, sandbox: false });
+    const { secret, id } = await server.key({ credits: 100, sandbox: false });
     const path = '/socialnet/events?url=https://social.example/groups/berlin-hikers';
     const steps: { headers: Record<string, string>; advanceMs: number; xCache: string; cached: boolean; providerCalls: number }[] = [
       { headers: {}, advanceMs: 0, xCache: 'MISS', cached: false, providerCalls: 1 },
@@ -27,11 +27,11 @@ describe('cache', () => {
       first ??= answer.body.data;
       expect(answer.body.data).toEqual(first);
     }
-    expect(server.stores.ledger.balance(id)).toBe(100 - steps.length);
+    expect(await server.stores.ledger.balance(id)).toBe(100 - steps.length);
   });
 
   it('serves a scrape from the cache only when max_age allows it', async () => {
-    const { secret } = server.key({ credits: 100, sandbox: false });
+    const { secret } = await server.key({ credits: 100, sandbox: false });
     const path = '/web/scrape?url=https://example.com/cached-page';
     const before = counting.calls;
     const fresh = await server.call(path, { key: secret });
@@ -44,13 +44,13 @@ describe('cache', () => {
 
   it('keeps sandbox and live results apart', async () => {
     const path = '/socialnet/events?url=https://social.example/groups/apart';
-    await server.call(path, { key: server.key({ sandbox: false }).secret });
-    const sandbox = await server.call(path, { key: server.key({ sandbox: true }).secret });
+    await server.call(path, { key: (await server.key({ sandbox: false })).secret });
+    const sandbox = await server.call(path, { key: (await server.key({ sandbox: true })).secret });
     expect(sandbox.headers.get('x-cache')).toBe('MISS');
   });
 
   it('answers BYPASS for operations that never cache', async () => {
-    const answer = await server.call('/web/search?query=no+cache', { key: server.key().secret });
+    const answer = await server.call('/web/search?query=no+cache', { key: (await server.key()).secret });
     expect([answer.headers.get('x-cache'), answer.body.cached]).toEqual(['BYPASS', false]);
   });
 });

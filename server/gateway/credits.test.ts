@@ -20,7 +20,7 @@ describe('credits', () => {
   ];
 
   it.each(draws)('$operationId draws its x-credit-cost, and body, headers and ledger agree', async ({ operationId, path }) => {
-    const { secret, id } = server.key({ credits: 100 });
+    const { secret, id } = await server.key({ credits: 100 });
     const answer = await server.call(path, { key: secret });
 
     expect(answer.status).toBe(200);
@@ -28,72 +28,72 @@ describe('credits', () => {
     expect(answer.body.credits_remaining).toBe(100 - costOf(operationId));
     expect(answer.headers.get('x-credits-used')).toBe(String(costOf(operationId)));
     expect(answer.headers.get('x-credits-remaining')).toBe(String(100 - costOf(operationId)));
-    expect(server.stores.ledger.balance(id)).toBe(100 - costOf(operationId));
-    const entries = server.stores.ledger.entries(id);
-    expect(entries.reduce((sum, entry) => sum + entry.amount, 0)).toBe(server.stores.ledger.balance(id));
+    expect(await server.stores.ledger.balance(id)).toBe(100 - costOf(operationId));
+    const entries = await server.stores.ledger.entries(id);
+    expect(entries.reduce((sum, entry) => sum + entry.amount, 0)).toBe(await server.stores.ledger.balance(id));
     if (costOf(operationId) > 0) expect(entries.at(-1)).toMatchObject({ kind: 'charge', amount: -costOf(operationId), requestId: answer.body.request_id, operationId });
   });
 
   it('spends a balance exactly under 100 concurrent calls, never below zero', async () => {
-    const { secret, id } = server.key({ credits: 31 });
+    const { secret, id } = await server.key({ credits: 31 });
     const answers = await Promise.all(Array.from({ length: 100 }, (_, index) => server.call(`/web/search?query=q${index}`, { key: secret })));
 
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(15);
     expect(statuses.filter((status) => status === 402)).toHaveLength(85);
-    expect(server.stores.ledger.balance(id)).toBe(1);
-    expect(server.stores.ledger.entries(id).filter((entry) => entry.kind === 'charge')).toHaveLength(15);
+    expect(await server.stores.ledger.balance(id)).toBe(1);
+    expect((await server.stores.ledger.entries(id)).filter((entry) => entry.kind === 'charge')).toHaveLength(15);
     const remaining = answers.filter((answer) => answer.status === 200).map((answer) => answer.body.credits_remaining).sort((a, b) => a - b);
     expect(remaining).toEqual(Array.from({ length: 15 }, (_, index) => 1 + 2 * index));
   });
 
   it('answers 402 below the cost and charges nothing', async () => {
-    const { secret, id } = server.key({ credits: 4 });
+    const { secret, id } = await server.key({ credits: 4 });
     const answer = await server.call('/web/extract?url=https://example.com/p&prompt=plans', { key: secret });
 
     expect(answer.status).toBe(402);
     expect(answer.body.error.code).toBe('insufficient_credits');
     expect(answer.body.error.message).toBe('Insufficient credits: web/extract costs 5 credits, the balance is 4.');
     expect([answer.body.credits_used, answer.body.credits_remaining]).toEqual([0, 4]);
-    expect(server.stores.ledger.entries(id).map((entry) => entry.kind)).toEqual(['top_up']);
+    expect((await server.stores.ledger.entries(id)).map((entry) => entry.kind)).toEqual(['top_up']);
   });
 
   it('answers 503 with no credits used when a live key has no provider', async () => {
-    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const { secret, id } = await server.key({ credits: 10, sandbox: false });
     const answer = await server.call('/finance/history?symbol=AAPL', { key: secret });
 
     expect(answer.status).toBe(503);
     expect(answer.body.error.code).toBe('provider_unavailable');
     expect(answer.headers.get('x-credits-used')).toBe('0');
-    expect(server.stores.ledger.balance(id)).toBe(10);
-    expect(server.stores.ledger.entries(id)).toHaveLength(1);
+    expect(await server.stores.ledger.balance(id)).toBe(10);
+    expect(await server.stores.ledger.entries(id)).toHaveLength(1);
   });
 
   it('refunds the charge when the upstream fails (502), so the balance is unchanged', async () => {
-    const { secret, id } = server.key({ credits: 10 });
+    const { secret, id } = await server.key({ credits: 10 });
     const answer = await server.call('/web/scrape?url=https://fail-502.sandbox.test/page', { key: secret });
 
     expect(answer.status).toBe(502);
     expect(answer.body.error.code).toBe('upstream_failed');
     expect(answer.body.credits_remaining).toBe(10);
-    expect(server.stores.ledger.balance(id)).toBe(10);
-    expect(server.stores.ledger.entries(id).map((entry) => [entry.kind, entry.amount])).toEqual([['top_up', 10], ['charge', -1], ['refund', 1]]);
+    expect(await server.stores.ledger.balance(id)).toBe(10);
+    expect((await server.stores.ledger.entries(id)).map((entry) => [entry.kind, entry.amount])).toEqual([['top_up', 10], ['charge', -1], ['refund', 1]]);
   });
 
   it('answers an unexpected failure with a 500 envelope that leaks nothing, and refunds', async () => {
-    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const { secret, id } = await server.key({ credits: 10, sandbox: false });
     const answer = await server.call('/microblog/post?post_id=1858392017465397248', { key: secret });
 
     expect(answer.status).toBe(500);
     expect(answer.body.error.code).toBe('internal_error');
     expect(JSON.stringify(answer.body)).not.toMatch(/boom|secret|abc123|\.ts/);
     expect(answer.body.error.message).toContain(answer.body.request_id);
-    expect(server.stores.ledger.balance(id)).toBe(10);
+    expect(await server.stores.ledger.balance(id)).toBe(10);
   });
 
-  it('keeps the ledger append-only', () => {
-    const { id } = server.key({ credits: 5 });
-    expect(() => server.stores.database.prepare('UPDATE ledger SET amount = 999 WHERE key_id = ?').run(id)).toThrow(/append-only/);
-    expect(() => server.stores.database.prepare('DELETE FROM ledger WHERE key_id = ?').run(id)).toThrow(/append-only/);
+  it('keeps the ledger append-only', async () => {
+    const { id } = await server.key({ credits: 5 });
+    await expect(server.stores.database.run('UPDATE ledger SET amount = 999 WHERE key_id = ?', [id])).rejects.toThrow(/append-only/);
+    await expect(server.stores.database.run('DELETE FROM ledger WHERE key_id = ?', [id])).rejects.toThrow(/append-only/);
   });
 });

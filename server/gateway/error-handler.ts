@@ -15,18 +15,18 @@ import { internalError } from '../../lib/error-messages.ts';
 
 /** `publicBaseUrl`: where the service is reached behind a proxy, for `doc_url` (null: the address the caller used). */
 export function errorHandler(stores: Stores, clock: Clock, options: SendOptions, publicBaseUrl: string | null): ErrorRequestHandler {
-  return (error: unknown, req, res, next) => {
+  return async (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
     const call = callOf(res);
     const failure = error instanceof ServiceError ? error : new ServiceError('internal_error', internalError(call.requestId));
     if (!(error instanceof ServiceError)) options.logger.error({ request_id: call.requestId, err: error }, 'unexpected failure');
 
     if (call.key && call.charged > 0) {
-      call.creditsRemaining = stores.ledger.refund(call.key.id, call.charged, { requestId: call.requestId, operationId: call.operation?.operationId }, new Date(clock.now()));
+      call.creditsRemaining = await stores.ledger.refund(call.key.id, call.charged, { requestId: call.requestId, operationId: call.operation?.operationId }, new Date(clock.now()));
       call.charged = 0;
     }
-    if (call.key && call.idempotencyKey) stores.idempotency.release(call.key.id, call.idempotencyKey);
-    if (call.key) call.creditsRemaining = stores.ledger.balance(call.key.id);
+    if (call.key && call.idempotencyKey) await stores.idempotency.release(call.key.id, call.idempotencyKey);
+    if (call.key) call.creditsRemaining = await stores.ledger.balance(call.key.id);
 
     call.cached = false;
     call.xCache = 'BYPASS';

@@ -10,7 +10,7 @@ describe('Idempotency-Key', () => {
   afterAll(() => server.close());
 
   it('replays the stored answer identically, with Idempotent-Replayed, and charges once', async () => {
-    const { secret, id } = server.key({ credits: 10 });
+    const { secret, id } = await server.key({ credits: 10 });
     const headers = { 'Idempotency-Key': 'crawl-2026-11-20' };
     const body = { url: 'https://example.com/docs/', limit: 3 };
     const first = await server.call('/web/crawl', { method: 'POST', key: secret, headers, body });
@@ -21,23 +21,23 @@ describe('Idempotency-Key', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect(replay.headers.get('x-request-id')).toBe(first.body.request_id);
-    expect(server.stores.ledger.balance(id)).toBe(9);
-    expect(server.stores.jobs.list(id, 10, undefined).jobs).toHaveLength(1);
+    expect(await server.stores.ledger.balance(id)).toBe(9);
+    expect((await server.stores.jobs.list(id, 10, undefined)).jobs).toHaveLength(1);
   });
 
   it('answers 409 idempotency_key_reused for the same key with another request, charging nothing', async () => {
-    const { secret, id } = server.key({ credits: 10 });
+    const { secret, id } = await server.key({ credits: 10 });
     const headers = { 'Idempotency-Key': 'search-1' };
     await server.call('/web/search?query=first', { key: secret, headers });
     const other = await server.call('/web/search?query=second', { key: secret, headers });
 
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe('idempotency_key_reused');
-    expect(server.stores.ledger.balance(id)).toBe(8);
+    expect(await server.stores.ledger.balance(id)).toBe(8);
   });
 
   it('answers 409 idempotency_request_in_progress while the first request runs, then replays it', async () => {
-    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const { secret, id } = await server.key({ credits: 10, sandbox: false });
     const headers = { 'Idempotency-Key': 'history-aapl' };
     const first = server.call('/finance/history?symbol=AAPL', { key: secret, headers });
     await gate.started;
@@ -49,11 +49,11 @@ describe('Idempotency-Key', () => {
     expect((await first).status).toBe(200);
     const replay = await server.call('/finance/history?symbol=AAPL', { key: secret, headers });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect(server.stores.ledger.balance(id)).toBe(9);
+    expect(await server.stores.ledger.balance(id)).toBe(9);
   });
 
   it('keeps no error: the same key may retry after a failure', async () => {
-    const { secret } = server.key({ credits: 10 });
+    const { secret } = await server.key({ credits: 10 });
     const headers = { 'Idempotency-Key': 'retry-after-502' };
     const failed = await server.call('/web/scrape?url=https://fail-502.sandbox.test/', { key: secret, headers });
     const again = await server.call('/web/scrape?url=https://fail-502.sandbox.test/', { key: secret, headers });
@@ -62,19 +62,19 @@ describe('Idempotency-Key', () => {
   });
 
   it('forgets keys after 24 hours', async () => {
-    const { secret, id } = server.key({ credits: 10 });
+    const { secret, id } = await server.key({ credits: 10 });
     const headers = { 'Idempotency-Key': 'daily' };
     await server.call('/web/search?query=day+one', { key: secret, headers });
     server.clock.advance(24 * 60 * 60 * 1000 + 1);
     const nextDay = await server.call('/web/search?query=day+two', { key: secret, headers });
     expect(nextDay.status).toBe(200);
-    expect(server.stores.ledger.balance(id)).toBe(6);
+    expect(await server.stores.ledger.balance(id)).toBe(6);
   });
 
   it('scopes keys to the API key: another key may use the same Idempotency-Key', async () => {
     const headers = { 'Idempotency-Key': 'shared-name' };
-    const a = await server.call('/web/search?query=a', { key: server.key().secret, headers });
-    const b = await server.call('/web/search?query=b', { key: server.key().secret, headers });
+    const a = await server.call('/web/search?query=a', { key: (await server.key()).secret, headers });
+    const b = await server.call('/web/search?query=b', { key: (await server.key()).secret, headers });
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(b.headers.get('idempotent-replayed')).toBeNull();
   });

@@ -21,17 +21,17 @@ function fingerprint(req: Request): string {
 }
 
 export function idempotency(records: IdempotencyRecords, clock: Clock): RequestHandler {
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const idempotencyKey = req.get('idempotency-key');
     if (!idempotencyKey) return next();
     const call = callOf(res);
     const keyId = call.key!.id;
-    const claim = records.claim(keyId, idempotencyKey, fingerprint(req), clock.now());
+    const claim = await records.claim(keyId, idempotencyKey, fingerprint(req), clock.now());
     if (claim.kind === 'claimed') {
       call.idempotencyKey = idempotencyKey;
       // A caller that hangs up before the answer leaves the key free for its retry.
       res.on('close', () => {
-        if (!res.writableFinished) records.release(keyId, idempotencyKey);
+        if (!res.writableFinished) void records.release(keyId, idempotencyKey);
       });
       return next();
     }

@@ -16,23 +16,23 @@ export const BASE_PATH = '/v1';
 
 export function routeOperation(keys: ApiKeyStore, clock: Clock): RequestHandler {
   /** Notes a valid key on the call, so that the error envelope carries its balance. */
-  const withBalance = (req: Request, res: Response, error: ServiceError): ServiceError => {
-    const key = keyOf(req, keys, clock);
+  const withBalance = async (req: Request, res: Response, error: ServiceError): Promise<ServiceError> => {
+    const key = await keyOf(req, keys, clock);
     if (!(key instanceof ServiceError)) {
       callOf(res).key = key;
       callOf(res).creditsRemaining = key.balance;
     }
     return error;
   };
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const path = req.path;
     if (path !== BASE_PATH && !path.startsWith(`${BASE_PATH}/`)) {
-      throw withBalance(req, res, new ServiceError('endpoint_not_found', endpointNotFound(req.method, path)));
+      throw await withBalance(req, res, new ServiceError('endpoint_not_found', endpointNotFound(req.method, path)));
     }
     const route = matchRoute(req.method, path.slice(BASE_PATH.length));
-    if (route.kind === 'unknown-path') throw withBalance(req, res, new ServiceError('endpoint_not_found', endpointNotFound(req.method, path)));
+    if (route.kind === 'unknown-path') throw await withBalance(req, res, new ServiceError('endpoint_not_found', endpointNotFound(req.method, path)));
     if (route.kind === 'wrong-method') {
-      throw withBalance(req, res, new ServiceError('method_not_allowed', methodNotAllowed(path, req.method, route.allow), { Allow: route.allow.join(', ') }));
+      throw await withBalance(req, res, new ServiceError('method_not_allowed', methodNotAllowed(path, req.method, route.allow), { Allow: route.allow.join(', ') }));
     }
     callOf(res).operation = route.operation;
     next();

@@ -75,10 +75,10 @@ describe('live agent jobs', () => {
   });
 
   /** The key's ledger rows after the top-up that created it. */
-  const spending = (keyId: string) => server.stores.ledger.entries(keyId).filter((entry) => entry.kind !== 'top_up').map(({ kind, amount, operationId, jobId, requestId }) => ({ kind, amount, operationId, jobId, requestId }));
+  const spending = async (keyId: string) => (await server.stores.ledger.entries(keyId)).filter((entry) => entry.kind !== 'top_up').map(({ kind, amount, operationId, jobId, requestId }) => ({ kind, amount, operationId, jobId, requestId }));
 
   async function submit(body: Record<string, unknown> = {}) {
-    const { secret, id } = server.key({ credits: 100, sandbox: false });
+    const { secret, id } = await server.key({ credits: 100, sandbox: false });
     const submitted = await server.call('/web/agent', { method: 'POST', key: secret, body: { url: `${site.origin}/`, prompt: PROMPT, ...body } });
     expect([submitted.status, submitted.body.credits_used]).toEqual([200, 25]);
     return { secret, keyId: id, jobId: submitted.body.data.job.id as string, requestId: submitted.body.request_id as string };
@@ -92,7 +92,7 @@ describe('live agent jobs', () => {
     return job;
   }
 
-  const reads = (jobId: string) => server.stores.jobs.progress<AgentProgress>(jobId)!.reads;
+  const reads = async (jobId: string) => (await server.stores.jobs.progress<AgentProgress>(jobId))!.reads;
 
   it('opens the start URL, then the page the model opens, and completes with its text, data and the pages read as sources, for 25 credits', async () => {
     model.answer = inTurn(open(`${site.origin}/pricing`), answer('The Team plan costs $49 per month.', { plan: 'Team', monthly_usd: 49 }));
@@ -109,8 +109,8 @@ describe('live agent jobs', () => {
     const job = await jobOf(secret, jobId);
     expect(job).toMatchObject({ kind: 'agent', status: 'completed', credits_used: 25, pages_total: 0, error: null });
     expect(job.answer).toEqual({ text: 'The Team plan costs $49 per month.', data: { plan: 'Team', monthly_usd: 49 }, sources: [`${site.origin}/`, `${site.origin}/pricing`] });
-    expect(server.stores.ledger.balance(keyId)).toBe(75);
-    expect(spending(keyId)).toEqual([{ kind: 'charge', amount: -25, operationId: 'runWebAgent', jobId: null, requestId }]);
+    expect(await server.stores.ledger.balance(keyId)).toBe(75);
+    expect(await spending(keyId)).toEqual([{ kind: 'charge', amount: -25, operationId: 'runWebAgent', jobId: null, requestId }]);
   });
 
   it.each([
@@ -151,13 +151,13 @@ describe('live agent jobs', () => {
     expect(job).toMatchObject({ status: 'failed', credits_used: 0, answer: null, error: { code } });
     expect(job.error.message).toMatch(message);
     expect(job.completed_at).not.toBeNull();
-    expect(server.stores.ledger.balance(keyId)).toBe(100);
-    expect(spending(keyId)).toEqual([
+    expect(await server.stores.ledger.balance(keyId)).toBe(100);
+    expect(await spending(keyId)).toEqual([
       { kind: 'charge', amount: -25, operationId: 'runWebAgent', jobId: null, requestId },
       { kind: 'refund', amount: 25, operationId: 'runWebAgent', jobId, requestId },
     ]);
     // Agent jobs send no webhook events (the contract's decision): the refund is the whole of the failure's trace.
-    expect(server.stores.webhooks.forKey(keyId)).toEqual([]);
+    expect(await server.stores.webhooks.forKey(keyId)).toEqual([]);
   });
 
   it('a page the address policy refuses is recorded as a failed read, never fetched, and the agent goes on', async () => {
@@ -168,7 +168,7 @@ describe('live agent jobs', () => {
 
     expect(fetched).toEqual(['/']);
     expect(shown(model.requests[1]!)).toContain('[This page could not be read (url_not_allowed): url may not carry credentials.]');
-    expect(reads(jobId)[1]).toEqual({ url: refused, error: { code: 'url_not_allowed', message: 'url may not carry credentials.' } });
+    expect((await reads(jobId))[1]).toEqual({ url: refused, error: { code: 'url_not_allowed', message: 'url may not carry credentials.' } });
     const job = await jobOf(secret, jobId);
     expect(job).toMatchObject({ status: 'completed', credits_used: 25 });
     expect(job.answer.sources).toEqual([`${site.origin}/`]);
@@ -184,7 +184,7 @@ describe('live agent jobs', () => {
       expect([fetched, model.requests]).toEqual([[], []]);
       const job = await jobOf(secret, jobId);
       expect(job).toMatchObject({ status: 'failed', credits_used: 0, error: { code: 'url_not_allowed', message: `The start page ${site.origin}/ could not be read, so the agent had nothing to answer from: url targets a non-public address (127.0.0.1): only public addresses may be fetched.` } });
-      expect(server.stores.ledger.balance(keyId)).toBe(100);
+      expect(await server.stores.ledger.balance(keyId)).toBe(100);
     } finally {
       await closed.close();
     }
@@ -202,10 +202,10 @@ describe('live agent jobs', () => {
 
     expect(model.requests).toHaveLength(1);
     expect(fetched).toEqual(['/']);
-    expect(reads(jobId).map((read) => read.url)).toEqual([`${site.origin}/`]);
+    expect((await reads(jobId)).map((read) => read.url)).toEqual([`${site.origin}/`]);
     const job = await jobOf(secret, jobId);
     expect(job).toMatchObject({ status: 'cancelled', credits_used: 25, answer: null });
-    expect(server.stores.ledger.balance(keyId)).toBe(75);
+    expect(await server.stores.ledger.balance(keyId)).toBe(75);
   });
 
   describe('a runner that stops mid-job', () => {
@@ -225,7 +225,7 @@ describe('live agent jobs', () => {
       const { secret, keyId, jobId } = await submit();
       await stopping.work(keyId, jobId);
       expect((await jobOf(secret, jobId)).status).toBe('running');
-      expect(reads(jobId).map((read) => read.url)).toEqual([`${site.origin}/`, `${site.origin}/pricing`]);
+      expect((await reads(jobId)).map((read) => read.url)).toEqual([`${site.origin}/`, `${site.origin}/pricing`]);
 
       const restarted = new JobRunner(server.stores, server.clock, server.providers);
       await restarted.work(keyId, jobId);

@@ -32,13 +32,13 @@ describe('agent jobs with scripted agents', () => {
     { agent: 'exploding', job: 'an agent that throws an error of its own (used to escape the runner, leaving the job running)', message: agentFailedUnexpectedly(), reads: 1 },
   ])('$job ends the job failed with upstream_failed, refunded', async ({ agent, message, reads }) => {
     const runner = new JobRunner(server.stores, server.clock, new ProviderRegistry({ runWebAgent: agent, scrapeWebPage: 'pages' }, PROVIDERS, sandboxProvider));
-    const { secret, id } = server.key({ credits: 100, sandbox: false });
+    const { secret, id } = await server.key({ credits: 100, sandbox: false });
     const job = (await server.call('/web/agent', { method: 'POST', key: secret, body: { url: 'https://example.com/', prompt: 'Anything?' } })).body.data.job;
     await runner.work(id, job.id);
     const done = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job;
     expect(done).toMatchObject({ status: 'failed', credits_used: 0, answer: null, error: { code: 'upstream_failed', message } });
-    expect(server.stores.jobs.progress<AgentProgress>(job.id)!.reads).toHaveLength(reads);
-    expect(server.stores.ledger.balance(id)).toBe(100);
+    expect((await server.stores.jobs.progress<AgentProgress>(job.id))!.reads).toHaveLength(reads);
+    expect(await server.stores.ledger.balance(id)).toBe(100);
   });
 });
 
@@ -51,20 +51,20 @@ describe('sandbox agent jobs', () => {
     { model: 'spark-1-mini', pages: 2 },
     { model: 'spark-1-pro', pages: 5 },
   ])('a $model job reads the $pages pages of its plan one per tick, resumes on a new runner, and answers with them as sources', async ({ model, pages }) => {
-    const { secret, id } = server.key({ credits: 100 });
+    const { secret, id } = await server.key({ credits: 100 });
     const request = { url: 'https://example.com/docs/', prompt: 'Return a JSON object with the fields plan and price.', model };
     const job = (await server.call('/web/agent', { method: 'POST', key: secret, body: request })).body.data.job;
     await server.runner.tick();
     await server.runner.tick();
-    expect(server.stores.jobs.progress<AgentProgress>(job.id)!.reads.map((read) => read.url)).toEqual([request.url]);
+    expect((await server.stores.jobs.progress<AgentProgress>(job.id))!.reads.map((read) => read.url)).toEqual([request.url]);
 
     const restarted = new JobRunner(server.stores, server.clock, server.providers);
     for (let tick = 0; tick < pages; tick++) await restarted.tick();
     const done = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job;
-    expect(server.stores.jobs.progress<AgentProgress>(job.id)!.reads.map((read) => read.url)).toEqual(sandboxAgentPlan(request.url, model));
+    expect((await server.stores.jobs.progress<AgentProgress>(job.id))!.reads.map((read) => read.url)).toEqual(sandboxAgentPlan(request.url, model));
     expect(done).toMatchObject({ status: 'completed', credits_used: 25 });
     expect(done.answer).toEqual(sandboxAgentAnswer(request.url, request.prompt, model));
     expect(done.answer.sources).toHaveLength(pages);
-    expect(server.stores.ledger.balance(id)).toBe(75);
+    expect(await server.stores.ledger.balance(id)).toBe(75);
   });
 });

@@ -15,7 +15,6 @@ import { timestamp } from '../../lib/timestamp.ts';
 import type { Clock } from '../clock.ts';
 import type { UpstreamErrorObserver } from '../operator/metrics.ts';
 import { ProviderError, type AgentMove, type AgentState, type DataProvider, type PageSource } from '../providers/types.ts';
-import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
 import type { Job, StoredJob } from '../store/jobs.ts';
 import { endJob } from './job-end.ts';
@@ -79,9 +78,9 @@ async function readPage(context: AgentStepContext, pages: PageSource, url: strin
 }
 
 /** Ends the job `failed` with `error` (job-end.ts refunds its submission). */
-function fail(context: AgentStepContext, stored: StoredJob, error: JobError): false {
+async function fail(context: AgentStepContext, stored: StoredJob, error: JobError): Promise<false> {
   const now = timestamp(context.clock.now());
-  endJob(context.stores, context.clock, stored, { ...stored.job, status: 'failed', updated_at: now, completed_at: now, error });
+  await endJob(context.stores, context.clock, stored, { ...stored.job, status: 'failed', updated_at: now, completed_at: now, error });
   return false;
 }
 
@@ -94,14 +93,14 @@ export async function agentJobStep(context: AgentStepContext, stored: StoredJob,
   const now = () => timestamp(clock.now());
   const { job } = stored;
   if (job.status === 'queued') {
-    inTransaction(stores.database, () => {
-      stores.jobs.save({ ...job, status: 'running', updated_at: now(), started_at: now(), pages_total: 0 });
-      stores.jobs.saveProgress(job.id, { reads: [] } satisfies AgentProgress);
+    await stores.database.transaction(async () => {
+      await stores.jobs.save({ ...job, status: 'running', updated_at: now(), started_at: now(), pages_total: 0 });
+      await stores.jobs.saveProgress(job.id, { reads: [] } satisfies AgentProgress);
     });
     return true;
   }
 
-  const reads = stores.jobs.progress<AgentProgress>(job.id)?.reads ?? [];
+  const reads = (await stores.jobs.progress<AgentProgress>(job.id))?.reads ?? [];
   const state = stateOf(stored, reads);
   let move: AgentMove;
   try {
@@ -116,7 +115,7 @@ export async function agentJobStep(context: AgentStepContext, stored: StoredJob,
 
   if (move.action === 'answer') {
     const answer: AgentAnswer = { text: move.text, data: move.data as AgentAnswer['data'], sources: sourcesOf(reads) };
-    endJob(stores, clock, stored, { ...job, status: 'completed', updated_at: now(), completed_at: now(), answer });
+    await endJob(stores, clock, stored, { ...job, status: 'completed', updated_at: now(), completed_at: now(), answer });
     return false;
   }
   if (state.pagesLeft === 0) return fail(context, stored, { code: 'upstream_failed', message: agentOverBudget(budgetOf(stored), move.url) });
@@ -124,10 +123,10 @@ export async function agentJobStep(context: AgentStepContext, stored: StoredJob,
   const read = await readPage(context, context.pagesProvider.pages!, move.url, signal);
   if (signal.aborted) return false;
   if (reads.length === 0 && 'error' in read) return fail(context, stored, { code: read.error.code, message: agentStartPageUnreadable(read.url, read.error.message) });
-  return inTransaction(stores.database, () => {
-    if (stores.jobs.status(job.id) !== 'running') return false;
-    stores.jobs.save({ ...job, updated_at: now() });
-    stores.jobs.saveProgress(job.id, { reads: [...reads, read] } satisfies AgentProgress);
+  return stores.database.transaction(async () => {
+    if ((await stores.jobs.status(job.id)) !== 'running') return false;
+    await stores.jobs.save({ ...job, updated_at: now() });
+    await stores.jobs.saveProgress(job.id, { reads: [...reads, read] } satisfies AgentProgress);
     return true;
   });
 }

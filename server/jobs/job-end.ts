@@ -9,7 +9,6 @@
  * what it drew.
  */
 import type { Clock } from '../clock.ts';
-import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
 import { TERMINAL_STATUSES, type Job, type JobPage, type StoredJob } from '../store/jobs.ts';
 import { queueJobEvent } from '../webhooks/job-events.ts';
@@ -36,8 +35,8 @@ export function endedJob(job: Job, firstPage: JobPage | undefined, now: string):
 }
 
 /** The first page the job stored, or undefined when it stored none. */
-export function firstPage(stores: Stores, stored: StoredJob): JobPage | undefined {
-  const first = stores.jobs.pages(stored.keyId, stored.job, 1, undefined);
+export async function firstPage(stores: Stores, stored: StoredJob): Promise<JobPage | undefined> {
+  const first = await stores.jobs.pages(stored.keyId, stored.job, 1, undefined);
   return first === 'bad-cursor' ? undefined : first.pages[0];
 }
 
@@ -57,17 +56,17 @@ function refundsEverything(job: Job): boolean {
  * state, read inside the transaction, is what makes a job end once and refund at most once (the
  * ledger's one-refund-per-job index backs it).
  */
-export function endJob(stores: Stores, clock: Clock, stored: StoredJob, ended: Job): boolean {
-  return inTransaction(stores.database, () => {
-    const status = stores.jobs.status(ended.id);
+export function endJob(stores: Stores, clock: Clock, stored: StoredJob, ended: Job): Promise<boolean> {
+  return stores.database.transaction(async () => {
+    const status = await stores.jobs.status(ended.id);
     if (status === undefined || TERMINAL_STATUSES.includes(status)) return false;
     let final = ended;
     if (refundsEverything(ended)) {
-      stores.ledger.refund(stored.keyId, ended.credits_used, { jobId: ended.id, requestId: stored.requestId ?? undefined, operationId: SUBMITTING_OPERATION[ended.kind] }, new Date(clock.now()));
+      await stores.ledger.refund(stored.keyId, ended.credits_used, { jobId: ended.id, requestId: stored.requestId ?? undefined, operationId: SUBMITTING_OPERATION[ended.kind] }, new Date(clock.now()));
       final = { ...ended, credits_used: 0 };
     }
-    stores.jobs.save(final);
-    queueJobEvent(stores, clock, stored.keyId, final, final.status === 'failed' ? 'failed' : 'completed');
+    await stores.jobs.save(final);
+    await queueJobEvent(stores, clock, stored.keyId, final, final.status === 'failed' ? 'failed' : 'completed');
     return true;
   });
 }

@@ -81,7 +81,7 @@ describe('live jobs', () => {
   });
 
   /** The key's ledger rows after the top-up that created it. */
-  const spending = (keyId: string) => server.stores.ledger.entries(keyId).filter((entry) => entry.kind !== 'top_up');
+  const spending = async (keyId: string) => (await server.stores.ledger.entries(keyId)).filter((entry) => entry.kind !== 'top_up');
 
   async function submit(secret: string, path: string, body: Record<string, unknown>) {
     const answer = await server.call(path, { method: 'POST', key: secret, body });
@@ -95,17 +95,17 @@ describe('live jobs', () => {
   }
 
   it('crawls breadth-first below the start path, honouring robots.txt and max_depth, charging each page', async () => {
-    const { secret, id } = server.key({ credits: 100, sandbox: false });
+    const { secret, id } = await server.key({ credits: 100, sandbox: false });
     const job = await submit(secret, '/web/crawl', { url: `${origin}/docs/`, max_depth: 2, formats: 'markdown' });
     const { job: done, pages } = await finished(secret, id, job.id);
     expect(pages.map((page: { url: string }) => new URL(page.url).pathname)).toEqual(['/docs/', '/docs/a', '/docs/b', '/docs/a/deep']);
     expect(done).toMatchObject({ status: 'completed', pages_completed: 4, pages_total: 4, credits_used: 5 });
     expect(pages[0].document.markdown).toContain('# Page /docs/');
-    expect(server.stores.ledger.balance(id)).toBe(95);
+    expect(await server.stores.ledger.balance(id)).toBe(95);
   });
 
   it('applies include_paths, exclude_paths and limit', async () => {
-    const { secret, id } = server.key({ credits: 100, sandbox: false });
+    const { secret, id } = await server.key({ credits: 100, sandbox: false });
     const included = await finished(secret, id, (await submit(secret, '/web/crawl', { url: `${origin}/docs/`, include_paths: '^/docs/a' })).id);
     expect(included.pages.map((page: { url: string }) => new URL(page.url).pathname)).toEqual(['/docs/', '/docs/a', '/docs/a/deep', '/docs/a/deeper']);
     const excluded = await finished(secret, id, (await submit(secret, '/web/crawl', { url: `${origin}/docs/`, exclude_paths: '/b$,deep' })).id);
@@ -115,36 +115,36 @@ describe('live jobs', () => {
   });
 
   it('fails a crawl whose start robots.txt disallows, refunding its submission (it kept the charge)', async () => {
-    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const { secret, id } = await server.key({ credits: 10, sandbox: false });
     const { job } = await finished(secret, id, (await submit(secret, '/web/crawl', { url: `${origin}/closed/page` })).id);
     expect(job).toMatchObject({ status: 'failed', credits_used: 0, error: { code: 'provider_policy_denied' } });
-    expect(server.stores.ledger.balance(id)).toBe(10);
-    expect(spending(id).map((entry) => [entry.kind, entry.amount, entry.jobId])).toEqual([['charge', -1, null], ['refund', 1, job.id]]);
+    expect(await server.stores.ledger.balance(id)).toBe(10);
+    expect((await spending(id)).map((entry) => [entry.kind, entry.amount, entry.jobId])).toEqual([['charge', -1, null], ['refund', 1, job.id]]);
   });
 
   it.each([
     { job: 'a crawl that ran out of credits after storing pages', credits: 3, pagesCompleted: 2, creditsUsed: 3, balance: 0, ledger: [['charge', -1], ['charge', -1], ['charge', -1]] },
     { job: 'a crawl that ran out of credits before its first page', credits: 1, pagesCompleted: 0, creditsUsed: 0, balance: 1, ledger: [['charge', -1], ['refund', 1]] },
   ])('$job ends failed with insufficient_credits, keeping its charges only if it stored a page', async ({ credits, pagesCompleted, creditsUsed, balance, ledger }) => {
-    const { secret, id } = server.key({ credits, sandbox: false });
+    const { secret, id } = await server.key({ credits, sandbox: false });
     const { job, pages } = await finished(secret, id, (await submit(secret, '/web/crawl', { url: `${origin}/docs/` })).id);
     expect(job).toMatchObject({ status: 'failed', pages_completed: pagesCompleted, credits_used: creditsUsed, error: { code: 'insufficient_credits' } });
     expect(pages).toHaveLength(pagesCompleted);
-    expect(server.stores.ledger.balance(id)).toBe(balance);
-    expect(spending(id).map((entry) => [entry.kind, entry.amount])).toEqual(ledger);
+    expect(await server.stores.ledger.balance(id)).toBe(balance);
+    expect((await spending(id)).map((entry) => [entry.kind, entry.amount])).toEqual(ledger);
   });
 
   it('scrapes a batch, recording failed pages without charging them', async () => {
-    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const { secret, id } = await server.key({ credits: 10, sandbox: false });
     const job = await submit(secret, '/web/batch-scrape', { urls: [`${origin}/docs/a`, `${origin}/gone`, `${origin}/docs/b`] });
     const { job: done, pages } = await finished(secret, id, job.id);
     expect(done).toMatchObject({ status: 'completed', pages_completed: 2, pages_failed: 1, credits_used: 3 });
     expect(pages[1]).toMatchObject({ document: null, error: { code: 'upstream_not_found' } });
-    expect(server.stores.ledger.balance(id)).toBe(7);
+    expect(await server.stores.ledger.balance(id)).toBe(7);
   });
 
   it('keeps at most 4 requests in flight to one host, however many jobs crawl it', async () => {
-    const { secret, id } = server.key({ credits: 100, sandbox: false });
+    const { secret, id } = await server.key({ credits: 100, sandbox: false });
     const jobs = [await submit(secret, '/web/crawl', { url: `${origin}/wide/` }), await submit(secret, '/web/crawl', { url: `${origin}/wide/` })];
     mostInFlight = 0;
     const results = await Promise.all(jobs.map((job) => finished(secret, id, job.id)));
@@ -154,7 +154,7 @@ describe('live jobs', () => {
   });
 
   it('stops a cancelled job, and resumes an interrupted one without fetching a stored page again', async () => {
-    const { secret, id } = server.key({ credits: 100, sandbox: false });
+    const { secret, id } = await server.key({ credits: 100, sandbox: false });
     const job = await submit(secret, '/web/crawl', { url: `${origin}/docs/`, formats: 'links' });
     const stopping = new JobRunner(server.stores, server.clock, server.providers);
     const first = stopping.work(id, job.id);
@@ -167,7 +167,7 @@ describe('live jobs', () => {
     expect(done.status).toBe('completed');
     const urls = pages.map((page: { url: string }) => page.url);
     expect(new Set(urls).size).toBe(urls.length);
-    expect(server.stores.ledger.entries(id).filter((entry) => entry.jobId === job.id)).toHaveLength(done.pages_completed);
+    expect((await server.stores.ledger.entries(id)).filter((entry) => entry.jobId === job.id)).toHaveLength(done.pages_completed);
 
     const cancelledJob = await submit(secret, '/web/crawl', { url: `${origin}/docs/` });
     await server.call(`/web/jobs/${cancelledJob.id}`, { method: 'DELETE', key: secret });
@@ -175,14 +175,14 @@ describe('live jobs', () => {
     expect([cancelled.status, none.length]).toEqual(['cancelled', 0]);
     // A cancelled job keeps what it drew, its submission included: it is not refunded.
     expect(cancelled.credits_used).toBe(1);
-    expect(server.stores.ledger.entries(id).filter((entry) => entry.kind === 'refund')).toEqual([]);
+    expect((await server.stores.ledger.entries(id)).filter((entry) => entry.kind === 'refund')).toEqual([]);
   });
 
   /** The events of `jobId` delivered to the receiver, signatures verified, each valid against the contract's JobEvent. */
   async function deliveredEvents(keyId: string, jobId: string) {
     const policy = { allowPrivateNetwork: true };
     await new WebhookDispatcher(server.stores, server.clock, guardedAgent(policy), policy).tick();
-    const verifier = new Webhook(server.stores.keys.get(keyId)!.webhookSecret);
+    const verifier = new Webhook((await server.stores.keys.get(keyId))!.webhookSecret);
     const validate = validatorAt('/components/schemas/JobEvent');
     const events = deliveries
       .filter((delivery) => (JSON.parse(delivery.body) as { data: { job: { id: string } } }).data.job.id === jobId)
@@ -203,7 +203,7 @@ describe('live jobs', () => {
       { job: 'a crawl whose start page does not answer in time', path: '/web/crawl', body: () => ({ url: `${origin}/stall` }), code: 'upstream_timeout', message: () => `The start page ${origin}/stall could not be fetched, so nothing could be crawled: The page did not answer within the timeout of 300 ms.`, pagesFailed: 1 },
       { job: 'a batch scrape whose every page fails', path: '/web/batch-scrape', body: () => ({ urls: [`${origin}/gone`, `${unreachableOrigin}/a`] }), code: 'upstream_not_found', message: () => `No page could be stored: ${origin}/gone could not be fetched (The page answered 404.), nor could the 1 other page.`, pagesFailed: 2 },
     ])('$job ends failed with $code (not completed with error null) and is refunded: it kept its submission charge', async ({ path, body, code, message, pagesFailed }) => {
-      const { secret, id } = server.key({ credits: 10, sandbox: false });
+      const { secret, id } = await server.key({ credits: 10, sandbox: false });
       const submitted = await server.call(path, { method: 'POST', key: secret, body: { ...body(), webhook_url: receiverUrl } });
       expect([submitted.status, submitted.body.credits_used]).toEqual([200, 1]);
       const job = submitted.body.data.job as { id: string };
@@ -215,9 +215,9 @@ describe('live jobs', () => {
       expect(done).toMatchObject({ status: 'failed', pages_completed: 0, pages_failed: pagesFailed, pages_total: pagesFailed, credits_used: 0, error: { code, message: message() } });
       expect(done.completed_at).not.toBeNull();
       expect(pages[0]).toMatchObject({ document: null, error: { code } });
-      expect(server.stores.ledger.balance(id)).toBe(10);
+      expect(await server.stores.ledger.balance(id)).toBe(10);
       const operationId = path === '/web/crawl' ? 'crawlWebsite' : 'batchScrapeWebPages';
-      expect(spending(id).map(({ kind, amount, balanceAfter, requestId, operationId, jobId }) => ({ kind, amount, balanceAfter, requestId, operationId, jobId }))).toEqual([
+      expect((await spending(id)).map(({ kind, amount, balanceAfter, requestId, operationId, jobId }) => ({ kind, amount, balanceAfter, requestId, operationId, jobId }))).toEqual([
         { kind: 'charge', amount: -1, balanceAfter: 9, requestId: submitted.body.request_id, operationId, jobId: null },
         { kind: 'refund', amount: 1, balanceAfter: 10, requestId: submitted.body.request_id, operationId, jobId: job.id },
       ]);

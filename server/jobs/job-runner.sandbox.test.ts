@@ -16,7 +16,7 @@ describe('sandbox jobs that could store nothing', () => {
   afterAll(() => server.close());
 
   /** The key's ledger rows after the top-up that created it. */
-  const spending = (keyId: string) => server.stores.ledger.entries(keyId).filter((entry) => entry.kind !== 'top_up');
+  const spending = async (keyId: string) => (await server.stores.ledger.entries(keyId)).filter((entry) => entry.kind !== 'top_up');
 
   it.each([
     {
@@ -44,39 +44,39 @@ describe('sandbox jobs that could store nothing', () => {
       ledger: [['charge', -25, 'runWebAgent', false], ['refund', 25, 'runWebAgent', true]],
     },
   ])('$job ends failed with the upstream error, not completed (or stuck queued), and is refunded (an agent run that failed used to keep its 25 credits)', async ({ path, body, expected, events, ledger }) => {
-    const { secret, id } = server.key({ credits: 100 });
+    const { secret, id } = await server.key({ credits: 100 });
     const submitted = (await server.call(path, { method: 'POST', key: secret, body })).body;
     const job = submitted.data.job;
     for (let tick = 0; tick < 5; tick++) await server.runner.tick();
     const done = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job;
     expect(done).toMatchObject(expected);
-    expect(server.stores.ledger.balance(id)).toBe(100 - expected.credits_used);
-    const entries = spending(id);
+    expect(await server.stores.ledger.balance(id)).toBe(100 - expected.credits_used);
+    const entries = await spending(id);
     expect(entries.map((entry) => [entry.kind, entry.amount, entry.operationId, entry.jobId === job.id])).toEqual(ledger);
     for (const entry of entries) expect(entry.requestId).toBe(submitted.request_id);
-    const messages = server.stores.webhooks.forKey(id);
+    const messages = await server.stores.webhooks.forKey(id);
     expect(messages.map((message) => message.eventType)).toEqual(events);
     if (events.length > 0) expect(JSON.parse(messages.at(-1)!.payload).data.job).toEqual(done);
   });
 
   it('a job whose end is processed twice (a restart replaying its last step, a second worker) is refunded once and announced once', async () => {
-    const { secret, id } = server.key({ credits: 10 });
+    const { secret, id } = await server.key({ credits: 10 });
     const submitted = (await server.call('/web/crawl', { method: 'POST', key: secret, body: { url: 'https://fail-404.sandbox.test/', webhook_url: 'https://hooks.example.com/wsdq' } })).body;
     await server.runner.tick();
     await server.runner.tick();
-    const visited = server.stores.jobs.get(id, submitted.data.job.id)!;
+    const visited = (await server.stores.jobs.get(id, submitted.data.job.id))!;
     expect(visited.job).toMatchObject({ status: 'running', pages_failed: 1 });
 
-    const ending = () => endJob(server.stores, server.clock, visited, endedJob(visited.job, firstPage(server.stores, visited), visited.job.updated_at));
-    expect([ending(), ending()]).toEqual([true, false]);
+    const ending = async () => endJob(server.stores, server.clock, visited, endedJob(visited.job, await firstPage(server.stores, visited), visited.job.updated_at));
+    expect([await ending(), await ending()]).toEqual([true, false]);
     await server.runner.tick();
 
-    expect(server.stores.jobs.get(id, visited.job.id)!.job).toMatchObject({ status: 'failed', credits_used: 0 });
-    expect(server.stores.ledger.balance(id)).toBe(10);
-    expect(spending(id).map((entry) => entry.kind)).toEqual(['charge', 'refund']);
-    expect(server.stores.webhooks.forKey(id).map((message) => message.eventType)).toEqual(['crawl.started', 'crawl.page', 'crawl.failed']);
+    expect((await server.stores.jobs.get(id, visited.job.id))!.job).toMatchObject({ status: 'failed', credits_used: 0 });
+    expect(await server.stores.ledger.balance(id)).toBe(10);
+    expect((await spending(id)).map((entry) => entry.kind)).toEqual(['charge', 'refund']);
+    expect((await server.stores.webhooks.forKey(id)).map((message) => message.eventType)).toEqual(['crawl.started', 'crawl.page', 'crawl.failed']);
     // The ledger itself refuses a second refund of the job, changing nothing.
-    expect(() => server.stores.ledger.refund(id, 1, { jobId: visited.job.id })).toThrow(/UNIQUE/);
-    expect(server.stores.ledger.balance(id)).toBe(10);
+    await expect(server.stores.ledger.refund(id, 1, { jobId: visited.job.id })).rejects.toThrow(/UNIQUE/);
+    expect(await server.stores.ledger.balance(id)).toBe(10);
   });
 });

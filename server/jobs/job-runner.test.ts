@@ -32,29 +32,29 @@ describe('the job runner', () => {
   it('runs a live batch scrape on the page source routed for batchScrapeWebPages, pagesPerStep pages per tick', async () => {
     const source = recordingSource({ pagesPerStep: 2, fetchesAtOnce: 2, oneStepPerTick: true });
     server = await startTestServer({ providers: { recorded: providerWith(source) }, routes: { batchScrapeWebPages: 'recorded' } });
-    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const { secret, id } = await server.key({ credits: 10, sandbox: false });
     const urls = ['https://example.com/1', 'https://example.com/2', 'https://example.com/3'];
     const job = (await server.call('/web/batch-scrape', { method: 'POST', key: secret, body: { urls } })).body.data.job;
     const progress = [];
     for (let tick = 0; tick < 4; tick++) {
       await server.runner.tick();
-      const { status, pages_completed } = server.stores.jobs.get(id, job.id)!.job;
+      const { status, pages_completed } = (await server.stores.jobs.get(id, job.id))!.job;
       progress.push([status, pages_completed]);
     }
     expect(progress).toEqual([['running', 0], ['running', 2], ['running', 3], ['completed', 3]]);
     expect(source.asked).toEqual(urls);
-    expect(server.stores.ledger.balance(id)).toBe(10 - 1 - 3);
+    expect(await server.stores.ledger.balance(id)).toBe(10 - 1 - 3);
   });
 
   it('a sandbox crawl follows the crawl policy as a live one does, and its running pages_total counts only what it will visit', async () => {
     server = await startTestServer();
-    const { secret, id } = server.key({ credits: 10 });
+    const { secret, id } = await server.key({ credits: 10 });
     const crawl = async (body: Record<string, unknown>) => {
       const job = (await server!.call('/web/crawl', { method: 'POST', key: secret, body: { url: 'https://example.com/docs/', limit: 5, ...body } })).body.data.job;
       await server!.runner.tick();
-      const running = server!.stores.jobs.get(id, job.id)!.job.pages_total;
+      const running = (await server!.stores.jobs.get(id, job.id))!.job.pages_total;
       for (let tick = 0; tick < 8; tick++) await server!.runner.tick();
-      const done = server!.stores.jobs.get(id, job.id)!.job;
+      const done = (await server!.stores.jobs.get(id, job.id))!.job;
       return [running, done.status, done.pages_completed];
     };
     expect(await crawl({})).toEqual([5, 'completed', 5]);
@@ -66,18 +66,18 @@ describe('the job runner', () => {
     let release!: () => void;
     const source = recordingSource({ pagesPerStep: 16, fetchesAtOnce: 4, oneStepPerTick: false }, new Promise<void>((resolve) => (release = resolve)));
     server = await startTestServer({ providers: { recorded: providerWith(source) }, routes: { crawlWebsite: 'recorded' } });
-    const live = server.key({ credits: 10, sandbox: false });
+    const live = await server.key({ credits: 10, sandbox: false });
     const liveJob = (await server.call('/web/crawl', { method: 'POST', key: live.secret, body: { url: 'https://example.com/docs/', limit: 1 } })).body.data.job;
     await server.runner.tick();
     await expect.poll(() => source.asked).toEqual(['https://example.com/docs/']);
 
-    const sandbox = server.key({ credits: 10 });
+    const sandbox = await server.key({ credits: 10 });
     const sandboxJob = (await server.call('/web/batch-scrape', { method: 'POST', key: sandbox.secret, body: { urls: ['https://example.com/a'] } })).body.data.job;
     for (let tick = 0; tick < 3; tick++) await server.runner.tick();
-    expect(server.stores.jobs.get(sandbox.id, sandboxJob.id)!.job.status).toBe('completed');
-    expect(server.stores.jobs.get(live.id, liveJob.id)!.job.status).toBe('running');
+    expect((await server.stores.jobs.get(sandbox.id, sandboxJob.id))!.job.status).toBe('completed');
+    expect((await server.stores.jobs.get(live.id, liveJob.id))!.job.status).toBe('running');
 
     release();
-    await expect.poll(() => server!.stores.jobs.get(live.id, liveJob.id)!.job.status).toBe('completed');
+    await expect.poll(async () => (await server!.stores.jobs.get(live.id, liveJob.id))!.job.status).toBe('completed');
   });
 });

@@ -15,7 +15,6 @@ import type { Clock } from '../clock.ts';
 import { timestamp } from '../../lib/timestamp.ts';
 import { AGENT_PAGES_OPERATION, JOB_OPERATION, type ProviderRegistry } from '../providers/registry.ts';
 import { ProviderError, type DataProvider, type PageSource, type RobotsRules } from '../providers/types.ts';
-import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
 import type { Job, JobPage, StoredJob } from '../store/jobs.ts';
 import { repeat } from '../repeat.ts';
@@ -83,7 +82,7 @@ export class JobRunner {
    * its end in the background (not awaited: a long crawl must not hold back the next tick's jobs).
    */
   async tick(): Promise<void> {
-    const active = this.stores.jobs.active();
+    const active = await this.stores.jobs.active();
     const activeIds = new Set(active.map((stored) => stored.job.id));
     for (const id of this.robotsByJob.keys()) if (!activeIds.has(id) && !this.working.has(id)) this.robotsByJob.delete(id);
     const runs: Promise<unknown>[] = [];
@@ -103,7 +102,7 @@ export class JobRunner {
   async work(keyId: string, jobId: string): Promise<void> {
     try {
       while (!this.stopping) {
-        const stored = this.stores.jobs.get(keyId, jobId);
+        const stored = await this.stores.jobs.get(keyId, jobId);
         if (!stored || (stored.job.status !== 'queued' && stored.job.status !== 'running')) return;
         const provider = this.providerOf(stored);
         if (!provider || !(await this.step(stored, provider))) return;
@@ -128,7 +127,7 @@ export class JobRunner {
     const source = provider.pages!;
     const now = () => timestamp(this.clock.now());
     const job = stored.job;
-    const progress = this.stores.jobs.progress<Progress>(job.id) ?? initialProgress(stored);
+    const progress = (await this.stores.jobs.progress<Progress>(job.id)) ?? initialProgress(stored);
     let robots: RobotsRules | undefined;
     if (job.kind === 'crawl') {
       if (!this.robotsByJob.has(job.id)) this.robotsByJob.set(job.id, source.robots(String(stored.request.url)));
@@ -138,13 +137,13 @@ export class JobRunner {
 
     if (job.status === 'queued') {
       if (robots && robots.isAllowed(String(stored.request.url)) === false) {
-        endJob(this.stores, this.clock, stored, { ...job, status: 'failed', updated_at: now(), started_at: now(), completed_at: now(), error: { code: 'provider_policy_denied', message: 'robots.txt of the site disallows its start URL.' } });
+        await endJob(this.stores, this.clock, stored, { ...job, status: 'failed', updated_at: now(), started_at: now(), completed_at: now(), error: { code: 'provider_policy_denied', message: 'robots.txt of the site disallows its start URL.' } });
         return false;
       }
       const pagesTotal = job.kind === 'batch_scrape' ? progress.frontier.length : (source.crawlSize?.(String(stored.request.url), policy!.limit, policy!.follows) ?? null);
-      inTransaction(this.stores.database, () => {
-        this.save(stored, { ...job, status: 'running', updated_at: now(), started_at: now(), pages_total: pagesTotal }, 'started');
-        this.stores.jobs.saveProgress(job.id, progress);
+      await this.stores.database.transaction(async () => {
+        await this.save(stored, { ...job, status: 'running', updated_at: now(), started_at: now(), pages_total: pagesTotal }, 'started');
+        await this.stores.jobs.saveProgress(job.id, progress);
       });
       return true;
     }
@@ -153,14 +152,14 @@ export class JobRunner {
     const limit = policy?.limit ?? Infinity;
     const batch = progress.frontier.slice(0, Math.max(0, Math.min(source.pagesPerStep, limit - done)));
     if (batch.length === 0) {
-      endJob(this.stores, this.clock, stored, endedJob(job, firstPage(this.stores, stored), now()));
+      await endJob(this.stores, this.clock, stored, endedJob(job, await firstPage(this.stores, stored), now()));
       return false;
     }
     const fetched = await this.fetchBatch(stored, provider.name, source, batch);
     if (fetched === undefined) return true;
 
-    return inTransaction(this.stores.database, () => {
-      const current = this.stores.jobs.get(stored.keyId, job.id);
+    return this.stores.database.transaction(async () => {
+      const current = await this.stores.jobs.get(stored.keyId, job.id);
       if (!current || current.job.status !== 'running') return false;
       let record: Job = { ...current.job, updated_at: now() };
       const operationId = JOB_OPERATION[job.kind];
@@ -170,25 +169,25 @@ export class JobRunner {
       let seq = done;
       for (const result of fetched) {
         if (result.page.document) {
-          const charge = this.stores.ledger.charge(stored.keyId, cost, { jobId: job.id, operationId }, new Date(this.clock.now()));
+          const charge = await this.stores.ledger.charge(stored.keyId, cost, { jobId: job.id, operationId }, new Date(this.clock.now()));
           if (!charge.ok) {
-            endJob(this.stores, this.clock, stored, { ...record, status: 'failed', completed_at: now(), error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page (${cost} credit${cost === 1 ? '' : 's'}); the pages stored so far are kept.` } });
+            await endJob(this.stores, this.clock, stored, { ...record, status: 'failed', completed_at: now(), error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page (${cost} credit${cost === 1 ? '' : 's'}); the pages stored so far are kept.` } });
             return false;
           }
           record = { ...record, pages_completed: record.pages_completed + 1, credits_used: record.credits_used + cost };
         } else {
           record = { ...record, pages_failed: record.pages_failed + 1 };
         }
-        this.stores.jobs.addPage(job.id, ++seq, result.page);
-        queueJobEvent(this.stores, this.clock, stored.keyId, record, 'page', result.page);
+        await this.stores.jobs.addPage(job.id, ++seq, result.page);
+        await queueJobEvent(this.stores, this.clock, stored.keyId, record, 'page', result.page);
         for (const link of policy ? result.links : []) {
           if (seen.has(link) || !policy!.follows(link, result.depth)) continue;
           seen.add(link);
           frontier.push({ url: link, depth: result.depth + 1 });
         }
       }
-      this.stores.jobs.save(record);
-      this.stores.jobs.saveProgress(job.id, { ...progress, frontier, seen: [...seen] });
+      await this.stores.jobs.save(record);
+      await this.stores.jobs.saveProgress(job.id, { ...progress, frontier, seen: [...seen] });
       return true;
     });
   }
@@ -199,8 +198,8 @@ export class JobRunner {
    */
   private async whileRunning<T>(jobId: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
-    const watch = setInterval(() => {
-      const status = this.stores.jobs.status(jobId);
+    const watch = setInterval(async () => {
+      const status = await this.stores.jobs.status(jobId);
       if (this.stopping || (status !== 'queued' && status !== 'running')) controller.abort(new Error('The job stopped running.'));
     }, STILL_RUNNING_CHECK_MS);
     watch.unref();
@@ -232,9 +231,9 @@ export class JobRunner {
     const fetched: Fetched[] = [];
     let next = 0;
     let finished = 0;
-    const stillRunning = () => !this.stopping && this.stores.jobs.status(stored.job.id) === 'running';
+    const stillRunning = async () => !this.stopping && (await this.stores.jobs.status(stored.job.id)) === 'running';
     await Promise.all(Array.from({ length: Math.min(source.fetchesAtOnce, batch.length) }, async () => {
-      while (next < batch.length && stillRunning()) {
+      while (next < batch.length && (await stillRunning())) {
         const index = next++;
         fetched[index] = await this.fetchOne(stored, providerName, source, batch[index]!.url, batch[index]!.depth);
         finished++;
@@ -244,8 +243,8 @@ export class JobRunner {
   }
 
   /** Saves the job and queues the webhook event it announces (call inside a transaction). */
-  private save(stored: StoredJob, job: Job, event: JobEventName): void {
-    this.stores.jobs.save(job);
-    queueJobEvent(this.stores, this.clock, stored.keyId, job, event);
+  private async save(stored: StoredJob, job: Job, event: JobEventName): Promise<void> {
+    await this.stores.jobs.save(job);
+    await queueJobEvent(this.stores, this.clock, stored.keyId, job, event);
   }
 }

@@ -76,11 +76,11 @@ describe('a crawl across a killed server', () => {
     expect(urls).toHaveLength(PAGES);
     expect(new Set(urls).size).toBe(PAGES);
     expect(done.job).toMatchObject({ pages_completed: PAGES, credits_used: PAGES + 1 });
-    const stores = openStores(String(env.DATABASE_URL));
-    const keyId = stores.keys.findBySecret(key)!.id;
-    const pageCharges = stores.ledger.entries(keyId).filter((entry) => entry.jobId === jobId);
+    const stores = await openStores(String(env.DATABASE_URL));
+    const keyId = (await stores.keys.findBySecret(key))!.id;
+    const pageCharges = (await stores.ledger.entries(keyId)).filter((entry) => entry.jobId === jobId);
     expect(pageCharges).toHaveLength(PAGES);
-    expect(stores.ledger.balance(keyId)).toBe(1000 - PAGES - 1);
-    stores.database.close();
+    expect(await stores.ledger.balance(keyId)).toBe(1000 - PAGES - 1);
+    await stores.database.close();
   }, 90_000);
 });

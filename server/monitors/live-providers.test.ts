@@ -59,14 +59,14 @@ describe('monitors on live providers (SearXNG and an OpenAI-compatible model on 
     servers.push(server);
     searxng.requests.length = 0;
     model.requests.length = 0;
-    const { secret, id: keyId } = server.key({ sandbox: false });
+    const { secret, id: keyId } = await server.key({ sandbox: false });
     return {
       server,
       secret,
       scheduler: new MonitorScheduler(server.stores, server.clock, server.providers, server.metrics),
       create: (body: Record<string, unknown>) => server.call('/web/monitors', { method: 'POST', key: secret, body }),
       get: async (id: string) => (await server.call(`/web/monitors/${id}`, { key: secret })).body.data.monitor,
-      events: () => server.stores.webhooks.forKey(keyId).map((message) => ({ type: message.eventType, payload: JSON.parse(String(message.payload)) })),
+      events: async () => (await server.stores.webhooks.forKey(keyId)).map((message) => ({ type: message.eventType, payload: JSON.parse(String(message.payload)) })),
     };
   }
 
@@ -88,7 +88,7 @@ describe('monitors on live providers (SearXNG and an OpenAI-compatible model on 
   it('a search monitor searches its query on SearXNG and compares the results, snippets included (it listed titles and URLs only before)', async () => {
     const { server, id } = await baselineThen(json(200, web));
     expect(searxng.requests.map((request) => Object.fromEntries(new URL(request.url, 'http://x').searchParams))[0]).toEqual({ q: QUERY, format: 'json', categories: 'general' });
-    expect(server.stores.monitors.lastContent(id)!.split('\n').slice(0, 3)).toEqual([
+    expect((await server.stores.monitors.lastContent(id))!.split('\n').slice(0, 3)).toEqual([
       '- [Vector Database Benchmarks - Qdrant](https://qdrant.tech/benchmarks/): Open-source benchmarks of vector search engines: upload time, search speed and precision on standard datasets.',
       '- [erikbern/ann-benchmarks: Benchmarks of approximate nearest neighbor libraries](https://github.com/erikbern/ann-benchmarks): Benchmarks of approximate nearest neighbor libraries in Python.',
       '- [pgvector vs Milvus at 10 million vectors](https://example-dev-blog.com/posts/pgvector-vs-milvus)',
@@ -101,7 +101,7 @@ describe('monitors on live providers (SearXNG and an OpenAI-compatible model on 
     expect(check.diff).toContain('--- previous\n+++ current');
     expect(check.diff).toMatch(/^-- \[Vector Database Benchmarks - Qdrant\]\(https:\/\/qdrant\.tech\/benchmarks\/\): Open-source benchmarks/m);
     expect(check.diff).toMatch(/^\+- \[Vector Database Benchmarks - Qdrant\]\(https:\/\/qdrant\.tech\/benchmarks\/\): Benchmarks of six vector search engines/m);
-    const sent = events();
+    const sent = await events();
     expect(sent.map((event) => event.type)).toEqual(['monitor.changed']);
     expect(sent[0]!.payload.data.check).toEqual(check);
     expect(describeErrors(validateEvent(sent[0]!.payload) ? [] : validateEvent.errors)).toEqual([]);
@@ -115,7 +115,7 @@ describe('monitors on live providers (SearXNG and an OpenAI-compatible model on 
     const { check, events, server } = await baselineThen(answer);
     expect(check).toMatchObject({ outcome: 'failed', status_code: null, diff: null, judgement: null, error: { code: 'upstream_failed' } });
     expect(check.error.message).toContain(message);
-    expect(events().map((event) => event.type)).toEqual(['monitor.check_failed']);
+    expect((await events()).map((event) => event.type)).toEqual(['monitor.check_failed']);
     expect(await server.metrics.registry.getSingleMetricAsString('wsdq_upstream_errors_total')).toContain('provider="searxng",code="upstream_failed"} 1');
   });
 
@@ -135,7 +135,7 @@ describe('monitors on live providers (SearXNG and an OpenAI-compatible model on 
     const asked = (model.requests[0]!.body as any).messages[1].content as string;
     expect(asked).toContain(`Goal: ${GOAL}`);
     expect(asked).toContain(check.diff);
-    expect(events().map((event) => [event.type, event.payload.data.check.judgement])).toEqual([['monitor.changed', check.judgement]]);
+    expect((await events()).map((event) => [event.type, event.payload.data.check.judgement])).toEqual([['monitor.changed', check.judgement]]);
   });
 
   it('a judge finding that the change does not meet the goal records its judgement and sends no monitor.changed (every change sent one before)', async () => {
@@ -143,7 +143,7 @@ describe('monitors on live providers (SearXNG and an OpenAI-compatible model on 
     const { check, events } = await baselineThen(json(200, changedWeb), { goal: GOAL, judge_enabled: true });
     expect(check).toMatchObject({ outcome: 'changed', judgement: { meets_goal: false, reason: 'Only the wording of a snippet changed.' }, error: null });
     expect(check.diff).toContain('+++ current');
-    expect(events()).toEqual([]);
+    expect(await events()).toEqual([]);
   });
 
   it.each([
@@ -156,7 +156,7 @@ describe('monitors on live providers (SearXNG and an OpenAI-compatible model on 
     expect(check).toMatchObject({ outcome: 'changed', judgement: null, error: { code } });
     expect(check.diff).toContain('+++ current');
     expect(check.error.message).toMatch(/^The judge gave no verdict on this change: /);
-    expect(events().map((event) => event.type)).toEqual(['monitor.changed']);
+    expect((await events()).map((event) => event.type)).toEqual(['monitor.changed']);
     expect(await server.metrics.registry.getSingleMetricAsString('wsdq_upstream_errors_total')).toContain(`provider="openai",code="${code}"} 1`);
   });
 

@@ -31,7 +31,7 @@ describe('the monitor scheduler', () => {
   });
 
   it('checks on its cadence: baseline, unchanged, changed with a unified diff and an event, failed with an event', async () => {
-    const { secret, id: keyId } = server.key({ credits: 0, sandbox: false });
+    const { secret, id: keyId } = await server.key({ credits: 0, sandbox: false });
     const created = await server.call('/web/monitors', { method: 'POST', key: secret, body: { url: `${origin}/pricing`, webhook_url: 'https://hooks.example.com/wsdq', retention_days: 1 } });
     const monitorId = created.body.data.monitor.id;
     const get = async () => (await server.call(`/web/monitors/${monitorId}`, { key: secret })).body.data.monitor;
@@ -63,14 +63,14 @@ describe('the monitor scheduler', () => {
     expect((await get()).last_check).toMatchObject({ outcome: 'failed', error: { code: 'upstream_failed' } });
     broken = false;
 
-    expect(server.stores.webhooks.forKey(keyId).map((message) => message.eventType)).toEqual(['monitor.changed', 'monitor.check_failed']);
+    expect((await server.stores.webhooks.forKey(keyId)).map((message) => message.eventType)).toEqual(['monitor.changed', 'monitor.check_failed']);
     server.clock.advance(2 * 24 * HOUR);
     await scheduler.tick();
-    expect(server.stores.monitors.countChecks(monitorId)).toBe(1);
+    expect(await server.stores.monitors.countChecks(monitorId)).toBe(1);
   });
 
   it('does not run a paused monitor, and runs it again when resumed', async () => {
-    const { secret } = server.key({ sandbox: false });
+    const { secret } = await server.key({ sandbox: false });
     const monitorId = (await server.call('/web/monitors', { method: 'POST', key: secret, body: { url: `${origin}/pricing` } })).body.data.monitor.id;
     await server.call(`/web/monitors/${monitorId}`, { method: 'PATCH', key: secret, body: { status: 'paused' } });
     server.clock.advance(3 * HOUR);
@@ -91,7 +91,7 @@ describe('the monitor scheduler', () => {
   });
 
   it('refuses a cron expression that does not parse', async () => {
-    const answer = await server.call('/web/monitors', { method: 'POST', key: server.key().secret, body: { url: 'https://example.com', schedule_cron: '61 * * * *' } });
+    const answer = await server.call('/web/monitors', { method: 'POST', key: (await server.key()).secret, body: { url: 'https://example.com', schedule_cron: '61 * * * *' } });
     expect([answer.status, answer.body.error.code]).toEqual([422, 'invalid_parameters']);
     expect(answer.body.error.message).toContain('body.schedule_cron');
   });

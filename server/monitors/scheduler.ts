@@ -17,7 +17,6 @@ import type { Clock } from '../clock.ts';
 import { timestamp } from '../../lib/timestamp.ts';
 import type { KeyKind, ProviderRegistry } from '../providers/registry.ts';
 import { ProviderError, type DataProvider } from '../providers/types.ts';
-import { inTransaction } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
 import type { Monitor, MonitorCheck } from '../store/monitors.ts';
 import type { UpstreamErrorObserver } from '../operator/metrics.ts';
@@ -67,7 +66,7 @@ export class MonitorScheduler {
 
   /** Checks every due monitor once; resolves when those checks are stored. */
   async tick(): Promise<void> {
-    const due = this.stores.monitors.due(this.clock.now()).filter(({ monitor }) => !this.running.has(monitor.id));
+    const due = (await this.stores.monitors.due(this.clock.now())).filter(({ monitor }) => !this.running.has(monitor.id));
     await Promise.all(due.map(async ({ keyId, monitor }) => {
       this.running.add(monitor.id);
       try {
@@ -98,12 +97,12 @@ export class MonitorScheduler {
   }
 
   private async check(keyId: string, monitor: Monitor): Promise<void> {
-    const key = { sandbox: this.stores.keys.get(keyId)?.sandbox ?? false };
+    const key = { sandbox: (await this.stores.keys.get(keyId))?.sandbox ?? false };
     const provider = this.providerOf(key, monitor);
     // Never aborted: every upstream call is bounded in time by its client.
     const signal = new AbortController().signal;
     // Only this scheduler checks this monitor (`running`), so the last content stays as read here.
-    const previous = this.stores.monitors.lastContent(monitor.id);
+    const previous = await this.stores.monitors.lastContent(monitor.id);
     let observation: Observation | undefined;
     let failure: ProviderError | undefined;
     try {
@@ -116,8 +115,8 @@ export class MonitorScheduler {
     const diff = outcome === 'changed' ? unifiedDiff(previous!, observation!.content) : null;
     const verdict = diff !== null && monitor.judge_enabled ? await this.verdict(key, monitor, diff, signal) : undefined;
     const nowMs = this.clock.now();
-    inTransaction(this.stores.database, () => {
-      const current = this.stores.monitors.get(keyId, monitor.id);
+    await this.stores.database.transaction(async () => {
+      const current = await this.stores.monitors.get(keyId, monitor.id);
       if (!current || current.status !== 'active') return;
       const check: MonitorCheck = {
         id: `chk_${ulid(nowMs)}`,
@@ -128,13 +127,13 @@ export class MonitorScheduler {
         judgement: current.judge_enabled ? verdict?.judgement ?? null : null,
         error: failure ? { code: failure.code, message: failure.message } : current.judge_enabled ? verdict?.error ?? null : null,
       };
-      this.stores.monitors.addCheck(monitor.id, check, nowMs, observation?.content ?? null);
-      this.stores.monitors.pruneChecks(monitor.id, nowMs - current.retention_days * DAY_MS);
+      await this.stores.monitors.addCheck(monitor.id, check, nowMs, observation?.content ?? null);
+      await this.stores.monitors.pruneChecks(monitor.id, nowMs - current.retention_days * DAY_MS);
       const updated: Monitor = { ...current, last_check: check, next_check_at: timestamp(nextCheckAt(current, nowMs)), updated_at: current.updated_at };
-      this.stores.monitors.save(updated);
+      await this.stores.monitors.save(updated);
       const type = outcome === 'failed' ? 'monitor.check_failed' : outcome === 'changed' && check.judgement?.meets_goal !== false ? 'monitor.changed' : undefined;
       if (current.webhook_url && type) {
-        this.stores.webhooks.enqueue(keyId, monitor.id, current.webhook_url, type, { type, timestamp: timestamp(nowMs), data: { monitor: updated, check } }, nowMs);
+        await this.stores.webhooks.enqueue(keyId, monitor.id, current.webhook_url, type, { type, timestamp: timestamp(nowMs), data: { monitor: updated, check } }, nowMs);
       }
     });
   }

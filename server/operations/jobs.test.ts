@@ -14,7 +14,7 @@ describe('jobs', () => {
   };
 
   it('runs a crawl to completed, storing and charging each page, served with cursor pagination', async () => {
-    const { secret, id } = server.key({ credits: 100 });
+    const { secret, id } = await server.key({ credits: 100 });
     const submitted = await server.call('/web/crawl', { method: 'POST', key: secret, body: { url: 'https://example.com/docs/', limit: 5, formats: 'markdown,links' } });
     const job = submitted.body.data.job;
     expect(job).toMatchObject({ kind: 'crawl', status: 'queued', credits_used: 1 });
@@ -29,12 +29,12 @@ describe('jobs', () => {
     const rest = await server.call(`/web/jobs/${job.id}?limit=3&cursor=${first.body.data.next_cursor}`, { key: secret });
     expect(rest.body.data.pages).toHaveLength(2);
     expect(rest.body.data.next_cursor).toBeNull();
-    expect(server.stores.ledger.balance(id)).toBe(94);
-    expect(server.stores.ledger.entries(id).filter((entry) => entry.jobId === job.id)).toHaveLength(5);
+    expect(await server.stores.ledger.balance(id)).toBe(94);
+    expect((await server.stores.ledger.entries(id)).filter((entry) => entry.jobId === job.id)).toHaveLength(5);
   });
 
   it('cancels a running job on delete: no page after, record kept; a second delete removes it', async () => {
-    const { secret } = server.key({ credits: 100 });
+    const { secret } = await server.key({ credits: 100 });
     const job = (await server.call('/web/crawl', { method: 'POST', key: secret, body: { url: 'https://example.com/blog/', limit: 20 } })).body.data.job;
     await ticks(3);
     const cancelled = await server.call(`/web/jobs/${job.id}`, { method: 'DELETE', key: secret });
@@ -49,7 +49,7 @@ describe('jobs', () => {
   });
 
   it('fails a job that runs out of credits, keeping its pages', async () => {
-    const { secret } = server.key({ credits: 3 });
+    const { secret } = await server.key({ credits: 3 });
     const job = (await server.call('/web/batch-scrape', { method: 'POST', key: secret, body: { urls: ['https://example.com/1', 'https://example.com/2', 'https://example.com/3', 'https://example.com/4'] } })).body.data.job;
     await ticks(10);
     const done = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data;
@@ -58,7 +58,7 @@ describe('jobs', () => {
   });
 
   it('records failed pages without charging them, and lists invalid URLs it was told to skip', async () => {
-    const { secret, id } = server.key({ credits: 10 });
+    const { secret, id } = await server.key({ credits: 10 });
     const body = { urls: ['https://example.com/ok', 'https://fail-404.sandbox.test/gone', 'not a url'], ignore_invalid_urls: true };
     const job = (await server.call('/web/batch-scrape', { method: 'POST', key: secret, body })).body.data.job;
     expect(job.invalid_urls).toEqual(['not a url']);
@@ -66,16 +66,16 @@ describe('jobs', () => {
     const done = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data;
     expect(done.job).toMatchObject({ status: 'completed', pages_completed: 1, pages_failed: 1, credits_used: 2 });
     expect(done.pages[1]).toMatchObject({ url: 'https://fail-404.sandbox.test/gone', document: null, error: { code: 'upstream_not_found' } });
-    expect(server.stores.ledger.balance(id)).toBe(8);
+    expect(await server.stores.ledger.balance(id)).toBe(8);
   });
 
   it('refuses invalid URLs unless told to skip them', async () => {
-    const answer = await server.call('/web/batch-scrape', { method: 'POST', key: server.key().secret, body: { urls: ['https://example.com/ok', 'ftp://example.com/file'] } });
+    const answer = await server.call('/web/batch-scrape', { method: 'POST', key: (await server.key()).secret, body: { urls: ['https://example.com/ok', 'ftp://example.com/file'] } });
     expect([answer.status, answer.body.error.message]).toEqual([422, 'Invalid parameters: body.urls holds URLs that are not absolute http or https URLs: "ftp://example.com/file".']);
   });
 
   it('resumes a running job with a new runner (a restarted server), storing no page twice', async () => {
-    const { secret } = server.key({ credits: 100 });
+    const { secret } = await server.key({ credits: 100 });
     const job = (await server.call('/web/crawl', { method: 'POST', key: secret, body: { url: 'https://example.com/guide/', limit: 6 } })).body.data.job;
     await ticks(3);
     const restarted = new JobRunner(server.stores, server.clock, server.providers);
@@ -86,7 +86,7 @@ describe('jobs', () => {
   });
 
   it('answers an agent job with its answer, one step per tick: start, read the 2 pages of its plan, answer', async () => {
-    const { secret } = server.key({ credits: 100 });
+    const { secret } = await server.key({ credits: 100 });
     const job = (await server.call('/web/agent', { method: 'POST', key: secret, body: { url: 'https://example.com', prompt: 'Who runs this site?' } })).body.data.job;
     await ticks(3);
     expect((await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job.status).toBe('running');
@@ -99,9 +99,9 @@ describe('jobs', () => {
   });
 
   it('answers 503 with no credits for jobs of a live key', async () => {
-    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const { secret, id } = await server.key({ credits: 10, sandbox: false });
     const answer = await server.call('/web/crawl', { method: 'POST', key: secret, body: { url: 'https://example.com' } });
     expect([answer.status, answer.body.error.code]).toEqual([503, 'provider_unavailable']);
-    expect(server.stores.ledger.balance(id)).toBe(10);
+    expect(await server.stores.ledger.balance(id)).toBe(10);
   });
 });

@@ -8,7 +8,6 @@ import { decodeCursor } from '../store/cursor.ts';
 import { TERMINAL_STATUSES, type Job } from '../store/jobs.ts';
 import { checkTarget } from './targets.ts';
 import type { OperationContext, OperationHandler } from './types.ts';
-import { inTransaction } from '../store/database.ts';
 import { queueJobEvent } from '../webhooks/job-events.ts';
 
 const DEFAULT_PAGE_SIZE = 20;
@@ -82,9 +81,9 @@ function submit(kind: Job['kind'], check: (context: OperationContext) => void, f
       check(context);
       requireJobRunner(context);
     },
-    run(context) {
+    async run(context) {
       const job = queuedJob(kind, context.deps.clock.now(), context.operation.creditCost, context.body ?? {}, fields(context));
-      context.deps.stores.jobs.insert({ job, keyId: context.key.id, sandbox: context.key.sandbox, request: context.body ?? {}, requestId: context.call.requestId });
+      await context.deps.stores.jobs.insert({ job, keyId: context.key.id, sandbox: context.key.sandbox, request: context.body ?? {}, requestId: context.call.requestId });
       return { job };
     },
   };
@@ -94,8 +93,8 @@ function listLimit(context: OperationContext): number {
   return Number(context.query.limit ?? DEFAULT_PAGE_SIZE);
 }
 
-function ownedJob(context: OperationContext): Job {
-  const stored = context.deps.stores.jobs.get(context.key.id, context.params.job_id!);
+async function ownedJob(context: OperationContext): Promise<Job> {
+  const stored = await context.deps.stores.jobs.get(context.key.id, context.params.job_id!);
   if (!stored) throw new ServiceError('resource_not_found', `No job ${context.params.job_id} for this API key.`);
   return stored.job;
 }
@@ -116,36 +115,36 @@ export const jobHandlers: Partial<Record<OperationId, OperationHandler>> = {
   runWebAgent: submit('agent', () => undefined, ({ body }) => ({ url: body!.url, pages_total: 0, webhook_url: null })),
 
   listJobs: {
-    run(context) {
+    async run(context) {
       const cursor = context.query.cursor as string | undefined;
       const after = cursor === undefined ? undefined : decodeCursor(cursor, 'jobs', context.key.id);
       if (cursor !== undefined && after === undefined) throw invalid('query.cursor was not issued for this list');
-      const { jobs, nextCursor } = context.deps.stores.jobs.list(context.key.id, listLimit(context), after);
+      const { jobs, nextCursor } = await context.deps.stores.jobs.list(context.key.id, listLimit(context), after);
       return { jobs, next_cursor: nextCursor };
     },
   },
 
   getJob: {
-    run(context) {
-      const job = ownedJob(context);
-      const page = context.deps.stores.jobs.pages(context.key.id, job, listLimit(context), context.query.cursor as string | undefined);
+    async run(context) {
+      const job = await ownedJob(context);
+      const page = await context.deps.stores.jobs.pages(context.key.id, job, listLimit(context), context.query.cursor as string | undefined);
       if (page === 'bad-cursor') throw invalid('query.cursor was not issued for the pages of this job');
       return { job, pages: page.pages, next_cursor: page.nextCursor };
     },
   },
 
   deleteJob: {
-    run(context) {
-      const job = ownedJob(context);
+    async run(context) {
+      const job = await ownedJob(context);
       if (TERMINAL_STATUSES.includes(job.status)) {
-        context.deps.stores.jobs.remove(job.id);
+        await context.deps.stores.jobs.remove(job.id);
         return { job, deleted: true };
       }
       const now = timestamp(context.deps.clock.now());
       const cancelled: Job = { ...job, status: 'cancelled', updated_at: now, completed_at: now };
-      inTransaction(context.deps.stores.database, () => {
-        context.deps.stores.jobs.save(cancelled);
-        queueJobEvent(context.deps.stores, context.deps.clock, context.key.id, cancelled, 'cancelled');
+      await context.deps.stores.database.transaction(async () => {
+        await context.deps.stores.jobs.save(cancelled);
+        await queueJobEvent(context.deps.stores, context.deps.clock, context.key.id, cancelled, 'cancelled');
       });
       return { job: cancelled, deleted: false };
     },

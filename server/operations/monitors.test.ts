@@ -8,7 +8,7 @@ describe('monitors', () => {
   afterAll(() => server.close());
 
   it('goes through create, get, list, pause, resume, reschedule and delete, free of charge', async () => {
-    const { secret, id } = server.key({ credits: 0 });
+    const { secret, id } = await server.key({ credits: 0 });
     const created = await server.call('/web/monitors', { method: 'POST', key: secret, body: { url: 'https://example.com/pricing', name: 'Pricing' } });
     expect(created.status).toBe(200);
     const monitor = created.body.data.monitor;
@@ -29,11 +29,11 @@ describe('monitors', () => {
     const deleted = await server.call(path, { method: 'DELETE', key: secret });
     expect(deleted.body.data).toMatchObject({ deleted: true, monitor: { id: monitor.id } });
     expect((await server.call(path, { key: secret })).body.error.code).toBe('resource_not_found');
-    expect(server.stores.ledger.balance(id)).toBe(0);
+    expect(await server.stores.ledger.balance(id)).toBe(0);
   });
 
   it('lists newest first with an opaque cursor, null at the end, and refuses a foreign cursor', async () => {
-    const { secret } = server.key();
+    const { secret } = await server.key();
     const ids = [];
     for (const page of ['a', 'b', 'c']) {
       server.clock.advance(1000);
@@ -45,15 +45,15 @@ describe('monitors', () => {
     expect(second.body.data.monitors.map((monitor: { id: string }) => monitor.id)).toEqual([ids[0]]);
     expect(second.body.data.next_cursor).toBeNull();
 
-    const other = server.key().secret;
+    const other = (await server.key()).secret;
     const foreign = await server.call(`/web/monitors?cursor=${first.body.data.next_cursor}`, { key: other });
     expect([foreign.status, foreign.body.error.code]).toEqual([422, 'invalid_parameters']);
   });
 
   it('hides other keys\' monitors', async () => {
-    const owner = server.key().secret;
+    const owner = (await server.key()).secret;
     const id = (await server.call('/web/monitors', { method: 'POST', key: owner, body: { url: 'https://example.com/mine' } })).body.data.monitor.id;
-    const stranger = await server.call(`/web/monitors/${id}`, { key: server.key().secret });
+    const stranger = await server.call(`/web/monitors/${id}`, { key: (await server.key()).secret });
     expect([stranger.status, stranger.body.error.code]).toEqual([404, 'resource_not_found']);
   });
 
@@ -65,13 +65,13 @@ describe('monitors', () => {
     { body: { url: 'https://example.com', timezone: 'Mars/Olympus_Mons' }, fragment: 'is not an IANA time zone' },
     { body: { url: 'https://example.com', schedule_text: 'every 2 minutes' }, fragment: 'must be between 5 minutes and 7 days' },
   ])('refuses $fragment with 422', async ({ body, fragment }) => {
-    const answer = await server.call('/web/monitors', { method: 'POST', key: server.key().secret, body });
+    const answer = await server.call('/web/monitors', { method: 'POST', key: (await server.key()).secret, body });
     expect(answer.status).toBe(422);
     expect(answer.body.error.message).toContain(fragment);
   });
 
   it('answers 503 capability_unavailable for search monitors of a live key', async () => {
-    const answer = await server.call('/web/monitors', { method: 'POST', key: server.key({ sandbox: false }).secret, body: { url: 'https://example.com', mode: 'search', query: 'pricing' } });
+    const answer = await server.call('/web/monitors', { method: 'POST', key: (await server.key({ sandbox: false })).secret, body: { url: 'https://example.com', mode: 'search', query: 'pricing' } });
     expect([answer.status, answer.body.error.code]).toEqual([503, 'capability_unavailable']);
   });
 });

@@ -63,8 +63,8 @@ function checkTargets(context: OperationContext): void {
   }
 }
 
-function ownedMonitor(context: OperationContext): Monitor {
-  const monitor = context.deps.stores.monitors.get(context.key.id, context.params.monitor_id!);
+async function ownedMonitor(context: OperationContext): Promise<Monitor> {
+  const monitor = await context.deps.stores.monitors.get(context.key.id, context.params.monitor_id!);
   if (!monitor) throw new ServiceError('resource_not_found', `No monitor ${context.params.monitor_id} for this API key.`);
   return monitor;
 }
@@ -78,46 +78,46 @@ export const monitorHandlers: Partial<Record<OperationId, OperationHandler>> = {
       checkMonitor(draft);
       checkCapabilities(context, draft);
     },
-    run(context) {
+    async run(context) {
       const monitor = newMonitor(context.body!, context.deps.clock.now());
-      context.deps.stores.monitors.insert(context.key.id, monitor);
+      await context.deps.stores.monitors.insert(context.key.id, monitor);
       return { monitor };
     },
   },
 
   listMonitors: {
-    run(context) {
+    async run(context) {
       const cursor = context.query.cursor as string | undefined;
       const after = cursor === undefined ? undefined : decodeCursor(cursor, 'monitors', context.key.id);
       if (cursor !== undefined && after === undefined) throw invalid('query.cursor was not issued for this list');
-      const { monitors, nextCursor } = context.deps.stores.monitors.list(context.key.id, Number(context.query.limit ?? 20), after);
+      const { monitors, nextCursor } = await context.deps.stores.monitors.list(context.key.id, Number(context.query.limit ?? 20), after);
       return { monitors, next_cursor: nextCursor };
     },
   },
 
   getMonitor: {
-    run: (context) => ({ monitor: ownedMonitor(context) }),
+    run: async (context) => ({ monitor: await ownedMonitor(context) }),
   },
 
   updateMonitor: {
-    check(context) {
+    async check(context) {
       checkScheduleFields(context.body ?? {});
       checkTargets(context);
-      const next = updatedMonitor(ownedMonitor(context), context.body ?? {}, context.deps.clock.now());
+      const next = updatedMonitor(await ownedMonitor(context), context.body ?? {}, context.deps.clock.now());
       checkMonitor(next);
       checkCapabilities(context, next);
     },
-    run(context) {
-      const monitor = updatedMonitor(ownedMonitor(context), context.body ?? {}, context.deps.clock.now());
-      context.deps.stores.monitors.save(monitor);
+    async run(context) {
+      const monitor = updatedMonitor(await ownedMonitor(context), context.body ?? {}, context.deps.clock.now());
+      await context.deps.stores.monitors.save(monitor);
       return { monitor };
     },
   },
 
   deleteMonitor: {
-    run(context) {
-      const monitor = ownedMonitor(context);
-      context.deps.stores.monitors.remove(monitor.id);
+    async run(context) {
+      const monitor = await ownedMonitor(context);
+      await context.deps.stores.monitors.remove(monitor.id);
       return { monitor, deleted: true };
     },
   },

@@ -44,7 +44,7 @@ async function dataFor(context: OperationContext, handler: OperationHandler, req
   const key = cacheKey(context);
   const usableMs = usableAgeMs(operation, req, context.query);
   if (usableMs !== undefined) {
-    const stored = deps.stores.cache.get(key);
+    const stored = await deps.stores.cache.get(key);
     if (stored && deps.clock.now() - stored.storedAtMs < usableMs) {
       call.cached = true;
       call.xCache = 'HIT';
@@ -53,7 +53,7 @@ async function dataFor(context: OperationContext, handler: OperationHandler, req
     call.xCache = 'MISS';
   }
   const data = await handler.run(context);
-  deps.stores.cache.put(key, data, deps.clock.now());
+  await deps.stores.cache.put(key, data, deps.clock.now());
   return data;
 }
 
@@ -77,9 +77,9 @@ export function operationRoute(operation: OperationRow, handler: OperationHandle
       params: req.params as Record<string, string>,
       signal: abortOnHangUp(res),
     };
-    handler.check?.(context);
+    await handler.check?.(context);
 
-    const charge = deps.stores.ledger.charge(key.id, operation.creditCost, { requestId: call.requestId, operationId: operation.operationId }, new Date(deps.clock.now()));
+    const charge = await deps.stores.ledger.charge(key.id, operation.creditCost, { requestId: call.requestId, operationId: operation.operationId }, new Date(deps.clock.now()));
     call.creditsRemaining = charge.balance;
     if (!charge.ok) {
       throw new ServiceError('insufficient_credits', insufficientCredits(operation, charge.balance));
@@ -100,7 +100,7 @@ export function operationRoute(operation: OperationRow, handler: OperationHandle
     sendEnvelope(res, 200, body, {}, options);
     // Stored only once the answer passed the contract's response validation and went out as a 200.
     if (call.idempotencyKey && res.statusCode === 200) {
-      deps.stores.idempotency.complete(key.id, call.idempotencyKey, { status: 200, headers: envelopeHeaders(body, call.xCache), body: JSON.stringify(body) });
+      await deps.stores.idempotency.complete(key.id, call.idempotencyKey, { status: 200, headers: envelopeHeaders(body, call.xCache), body: JSON.stringify(body) });
     }
   };
 }

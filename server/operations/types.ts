@@ -36,7 +36,7 @@ export interface OperationHandler {
    * Refuses what the contract's schemas cannot express (rules across parameters) and what this
    * deployment cannot serve, before any credit is drawn.
    */
-  check?(context: OperationContext): void;
+  check?(context: OperationContext): Promise<void> | void;
   /** The operation's `data`. */
   run(context: OperationContext): Promise<Record<string, unknown>> | Record<string, unknown>;
 }

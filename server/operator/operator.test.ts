@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import { MonitorScheduler } from '../monitors/scheduler.ts';
+import type { SqliteDatabase } from '../store/sqlite/sqlite-database.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 
 const cost = (operationId: string) => operations.find((row) => row.operationId === operationId)!;
@@ -52,23 +53,24 @@ describe('the operator endpoints', () => {
   });
 
   it('GET /readyz answers 503 naming the pending migrations when one is not applied', async () => {
-    const { version } = server.stores.database.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as { version: number };
-    server.stores.database.prepare('DELETE FROM schema_migrations WHERE version = ?').run(version);
+    const { version } = (await server.stores.database.get<{ version: number }>('SELECT MAX(version) AS version FROM schema_migrations'))!;
+    await server.stores.database.run('DELETE FROM schema_migrations WHERE version = ?', [version]);
     const answer = await fetch(`${origin}/readyz`);
     expect(answer.status).toBe(503);
     expect(await answer.json()).toEqual({ status: 'not_ready', reason: `database migrations pending: ${version - 1} of ${version} applied` });
   });
 
   it('GET /readyz answers 503 when the database does not answer', async () => {
-    server.stores.database.close();
+    const { connection } = server.stores.database as SqliteDatabase;
+    connection.close();
     const answer = await fetch(`${origin}/readyz`);
     expect(answer.status).toBe(503);
     expect(await answer.json()).toMatchObject({ status: 'not_ready', reason: expect.stringMatching(/^the database does not answer: /) });
-    server.stores.database.open();
+    connection.open();
   });
 
   it('GET /metrics counts requests by operation and status, latency, credits charged and refunded, upstream errors and jobs by status', async () => {
-    const { secret, id } = server.key();
+    const { secret, id } = await server.key();
     const scrape = cost('scrapeWebPage').creditCost;
     expect((await server.call('/web/scrape?url=https://example.com/a', { key: secret })).status).toBe(200);
     expect((await server.call('/web/scrape?url=https://example.com/b', { key: secret })).status).toBe(200);
@@ -102,7 +104,7 @@ describe('the operator endpoints', () => {
   });
 
   it('GET /metrics counts a monitor check the upstream failed as an upstream error', async () => {
-    const { secret } = server.key();
+    const { secret } = await server.key();
     expect((await server.call('/web/monitors', { method: 'POST', key: secret, body: { url: 'https://fail-503.sandbox.test/pricing' } })).status).toBe(200);
     await new MonitorScheduler(server.stores, server.clock, server.providers, server.metrics).tick();
     const text = await (await fetch(`${origin}/metrics`)).text();
@@ -136,7 +138,7 @@ describe('the metrics of live jobs', () => {
     const siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     const server = await startTestServer({ allowPrivateNetwork: true, web: {} });
     try {
-      const { secret, id } = server.key({ credits: 100, sandbox: false });
+      const { secret, id } = await server.key({ credits: 100, sandbox: false });
       const submitted = await server.call('/web/batch-scrape', { method: 'POST', key: secret, body: { urls: [`${siteOrigin}/fine`, `${siteOrigin}/broken`] } });
       expect(submitted.status).toBe(200);
       await new JobRunner(server.stores, server.clock, server.providers, server.metrics).work(id, submitted.body.data.job.id);

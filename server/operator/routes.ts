@@ -7,7 +7,6 @@
  *   GET /metrics  Prometheus text format (see metrics.ts)
  */
 import { Router, type Response } from 'express';
-import { migrationsApplied } from '../store/database.ts';
 import type { Stores } from '../store/index.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -17,10 +16,10 @@ export interface Readiness {
 }
 
 /** Why the service is not ready, or null when it is. */
-function notReadyBecause(stores: Stores, readiness: Readiness): string | null {
+async function notReadyBecause(stores: Stores, readiness: Readiness): Promise<string | null> {
   if (readiness.shuttingDown) return 'shutting down';
   try {
-    const { applied, expected } = migrationsApplied(stores.database);
+    const { applied, expected } = await stores.database.migrationsApplied();
     return applied === expected ? null : `database migrations pending: ${applied} of ${expected} applied`;
   } catch (error) {
     return `the database does not answer: ${(error as Error).message}`;
@@ -36,15 +35,15 @@ export function operatorRoutes(stores: Stores, metrics: Metrics, readiness: Read
   router.get('/healthz', (_req, res) => {
     noStore(res).status(200).json({ status: 'ok' });
   });
-  router.get('/readyz', (_req, res) => {
-    const reason = notReadyBecause(stores, readiness);
+  router.get('/readyz', async (_req, res) => {
+    const reason = await notReadyBecause(stores, readiness);
     if (reason === null) noStore(res).status(200).json({ status: 'ready' });
     else noStore(res).status(503).json({ status: 'not_ready', reason });
   });
   router.get('/metrics', async (_req, res) => {
     let jobsByStatus: Record<string, number>;
     try {
-      jobsByStatus = stores.jobs.countByStatus();
+      jobsByStatus = await stores.jobs.countByStatus();
     } catch (error) {
       noStore(res).status(503).type('text/plain').send(`# the database does not answer: ${(error as Error).message}\n`);
       return;

@@ -61,7 +61,7 @@ const upstreams = () => ({
 });
 
 async function search(target: TestServer): Promise<{ status: number; body: any }> {
-  const { secret } = target.key({ sandbox: false });
+  const { secret } = await target.key({ sandbox: false });
   return target.call('/web/search?query=vector%20database%20benchmarks&limit=2', { key: secret });
 }
 
@@ -88,7 +88,7 @@ describe('buildProviders, through the real app', () => {
   });
 
   it('microblog/post goes to x when X_BEARER_TOKEN is set (even beside FxTwitter), to fxtwitter when only FXTWITTER_URL is set, and answers 503 without either', async () => {
-    const post = async (target: TestServer) => target.call('/microblog/post?post_id=1260294888811347969', { key: target.key({ sandbox: false }).secret });
+    const post = async (target: TestServer) => target.call('/microblog/post?post_id=1260294888811347969', { key: (await target.key({ sandbox: false })).secret });
     const asked = () => [x.requests.length, fxtwitter.requests.length];
     const before = asked();
     const both = await post(await server({ upstreams: { x: { url: x.baseUrl, bearerToken: 'AAAA-test' }, fxtwitter: { url: fxtwitter.baseUrl } } }));
@@ -108,7 +108,7 @@ describe('buildProviders, through the real app', () => {
 
   it('the openai adapter serves web/extract for live keys once OPENAI_BASE_URL and OPENAI_MODEL are set, reading the page through the web provider', async () => {
     const target = await server({ upstreams: { openai: { baseUrl: `${model.baseUrl}/v1`, apiKey: null, model: 'qwen2.5-7b-instruct' } } });
-    const { secret } = target.key({ sandbox: false });
+    const { secret } = await target.key({ sandbox: false });
     const answer = await target.call(`/web/extract?url=${encodeURIComponent(`${site.origin}/pricing`)}&prompt=${encodeURIComponent('The Team plan\'s price')}`, { key: secret });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body.data.extracted).toEqual({ team_price_usd: 49 });
@@ -121,7 +121,7 @@ describe('buildProviders, through the real app', () => {
     const target = await startTestServer({ upstreams: { openai: { baseUrl: `${model.baseUrl}/v1`, apiKey: null, model: 'm' } } });
     servers.push(target);
     const before = model.requests.length;
-    const { secret } = target.key({ sandbox: false });
+    const { secret } = await target.key({ sandbox: false });
     const answer = await target.call(`/web/extract?url=${encodeURIComponent(`${site.origin}/pricing`)}&prompt=prices`, { key: secret });
     expect([answer.status, answer.body.error.code, answer.body.credits_used]).toEqual([503, 'capability_unavailable', 0]);
     expect(answer.body.error.message).toBe('Reading pages needs the web provider, and none is configured; no credits were used.');
@@ -133,10 +133,10 @@ describe('buildProviders, through the real app', () => {
     try {
       const path = '/shortvideo/collection/videos?collection_id=7301245839176508161&limit=2';
       const without = await server({});
-      const unserved = await without.call(path, { key: without.key({ sandbox: false }).secret });
+      const unserved = await without.call(path, { key: (await without.key({ sandbox: false })).secret });
       expect([unserved.status, unserved.body.error.code]).toEqual([503, 'provider_unavailable']);
       const target = await server({ upstreams: { tiktok: { url: tiktok.baseUrl, cookie: undefined } } });
-      const { secret, id } = target.key({ sandbox: false, credits: 10 });
+      const { secret, id } = await target.key({ sandbox: false, credits: 10 });
       const answer = await target.call(path, { key: secret });
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       expect([answer.body.data.videos.map((video: { id: string }) => video.id), answer.body.credits_used]).toEqual([['7423918845120019745', '7419027736154410273'], 1]);
@@ -145,7 +145,7 @@ describe('buildProviders, through the real app', () => {
       tiktok.answer = json(200, tiktokNotFound);
       const missing = await target.call(path, { key: secret });
       expect([missing.status, missing.body.error.code, missing.body.credits_used]).toEqual([404, 'upstream_not_found', 0]);
-      expect(target.stores.ledger.balance(id)).toBe(9);
+      expect(await target.stores.ledger.balance(id)).toBe(9);
     } finally {
       await tiktok.close();
     }
@@ -178,7 +178,7 @@ describe('finance/history adapters, through the real app', () => {
   afterAll(async () => { await Promise.all([yahoo.close(), twelvedata.close()]); });
 
   async function priceHistory(target: TestServer): Promise<{ status: number; body: any }> {
-    const { secret } = target.key({ sandbox: false });
+    const { secret } = await target.key({ sandbox: false });
     return target.call('/finance/history?symbol=AAPL&start=2026-10-05&end=2026-10-09', { key: secret });
   }
 

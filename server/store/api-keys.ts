@@ -1,7 +1,7 @@
 /** API keys: issued with a random secret, stored only as its SHA-256, found and compared in constant time. */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ulid } from '../../lib/request-id.ts';
-import { inTransaction, prepared, type Database } from './database.ts';
+import type { SqlDatabase } from './sql.ts';
 
 export const PLATFORM_SCOPES = ['web', 'shortvideo', 'finance', 'microblog', 'socialnet'] as const;
 export type Scope = (typeof PLATFORM_SCOPES)[number];
@@ -79,60 +79,61 @@ function toApiKey(row: KeyRow): ApiKey {
 }
 
 export class ApiKeyStore {
-  private readonly database: Database;
+  private readonly database: SqlDatabase;
 
-  constructor(database: Database) {
+  constructor(database: SqlDatabase) {
     this.database = database;
   }
 
   /** Issues a key; the secret is returned here once and never stored. Its credits are the first ledger entry. */
-  create(options: NewKeyOptions, now: Date = new Date()): { key: ApiKey; secret: string } {
+  async create(options: NewKeyOptions, now: Date = new Date()): Promise<{ key: ApiKey; secret: string }> {
     const secret = `wsdq_${options.sandbox ? 'test' : 'live'}_${randomBase62(32)}`;
     const id = `key_${ulid(now.getTime())}`;
     const createdAt = now.toISOString();
-    inTransaction(this.database, () => {
-      prepared(this.database, `INSERT INTO api_keys (id, key_hash, key_prefix, name, sandbox, scopes, balance, rate_limit_requests, rate_limit_window_seconds, webhook_secret, created_at, expires_at)
-                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-        .run(
+    await this.database.transaction(async () => {
+      await this.database.run(
+        `INSERT INTO api_keys (id, key_hash, key_prefix, name, sandbox, scopes, balance, rate_limit_requests, rate_limit_window_seconds, webhook_secret, created_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
           id, hashKey(secret), secret.slice(0, 14), options.name ?? null, options.sandbox ? 1 : 0,
           (options.scopes ?? [...PLATFORM_SCOPES]).join(','), options.credits,
           options.rateLimit?.requests ?? null, options.rateLimit?.windowSeconds ?? null,
           `whsec_${randomBytes(24).toString('base64')}`, createdAt, options.expiresAt ?? null,
-        );
+        ],
+      );
       if (options.credits > 0) {
-        prepared(this.database, `INSERT INTO ledger (key_id, kind, amount, balance_after, created_at) VALUES (?, 'top_up', ?, ?, ?)`)
-          .run(id, options.credits, options.credits, createdAt);
+        await this.database.run(`INSERT INTO ledger (key_id, kind, amount, balance_after, created_at) VALUES (?, 'top_up', ?, ?, ?)`, [id, options.credits, options.credits, createdAt]);
       }
     });
-    return { key: this.get(id)!, secret };
+    return { key: (await this.get(id))!, secret };
   }
 
   /** The key whose secret this is, compared in constant time, or undefined. */
-  findBySecret(secret: string): ApiKey | undefined {
+  async findBySecret(secret: string): Promise<ApiKey | undefined> {
     const hash = hashKey(secret);
-    const row = prepared(this.database, 'SELECT * FROM api_keys WHERE key_hash = ?').get(hash) as KeyRow | undefined;
+    const row = await this.database.get<KeyRow>('SELECT * FROM api_keys WHERE key_hash = ?', [hash]);
     if (!row) return undefined;
     const matches = timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'));
     return matches ? toApiKey(row) : undefined;
   }
 
-  get(id: string): ApiKey | undefined {
-    const row = prepared(this.database, 'SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
+  async get(id: string): Promise<ApiKey | undefined> {
+    const row = await this.database.get<KeyRow>('SELECT * FROM api_keys WHERE id = ?', [id]);
     return row ? toApiKey(row) : undefined;
   }
 
   /** A key by its id or by the prefix shown in listings. */
-  find(idOrPrefix: string): ApiKey | undefined {
-    const row = prepared(this.database, 'SELECT * FROM api_keys WHERE id = ? OR key_prefix = ?').get(idOrPrefix, idOrPrefix) as KeyRow | undefined;
+  async find(idOrPrefix: string): Promise<ApiKey | undefined> {
+    const row = await this.database.get<KeyRow>('SELECT * FROM api_keys WHERE id = ? OR key_prefix = ?', [idOrPrefix, idOrPrefix]);
     return row ? toApiKey(row) : undefined;
   }
 
-  list(): ApiKey[] {
-    return (prepared(this.database, 'SELECT * FROM api_keys ORDER BY id').all() as unknown as KeyRow[]).map(toApiKey);
+  async list(): Promise<ApiKey[]> {
+    return (await this.database.all<KeyRow>('SELECT * FROM api_keys ORDER BY id')).map(toApiKey);
   }
 
   /** Revokes a key; later calls with it answer 401 api_key_revoked. */
-  revoke(id: string, now: Date = new Date()): boolean {
-    return prepared(this.database, 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now.toISOString(), id).changes === 1;
+  async revoke(id: string, now: Date = new Date()): Promise<boolean> {
+    return (await this.database.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now.toISOString(), id])) === 1;
   }
 }

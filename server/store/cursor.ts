@@ -1,5 +1,6 @@
 /** Opaque list cursors: which list, for which key, after which id. Anything else answers 422. */
-import { prepared, type Database } from './database.ts';
+import type { SqlDatabase } from './sql.ts';
+
 export interface CursorPosition {
   list: string;
   keyId: string;
@@ -21,15 +22,14 @@ export function decodeCursor(cursor: string, list: string, keyId: string): strin
 }
 
 /** One page, newest first, of a table of per-key JSON records (`id`, `key_id`, `record`); `after` is a decoded cursor. */
-export function newestFirstPage<T>(
-  database: Database,
+export async function newestFirstPage<T>(
+  database: SqlDatabase,
   table: 'jobs' | 'monitors',
   keyId: string,
   limit: number,
   after: string | undefined,
-): { records: T[]; nextCursor: string | null } {
-  const rows = prepared(database, `SELECT id, record FROM ${table} WHERE key_id = ? AND (? IS NULL OR id < ?) ORDER BY id DESC LIMIT ?`)
-    .all(keyId, after ?? null, after ?? null, limit + 1) as { id: string; record: string }[];
+): Promise<{ records: T[]; nextCursor: string | null }> {
+  const rows = await database.all<{ id: string; record: string }>(`SELECT id, record FROM ${table} WHERE key_id = ? AND (? IS NULL OR id < ?) ORDER BY id DESC LIMIT ?`, [keyId, after ?? null, after ?? null, limit + 1]);
   const page = rows.slice(0, limit);
   const nextCursor = rows.length > limit ? encodeCursor({ list: table, keyId, after: page.at(-1)!.id }) : null;
   return { records: page.map((row) => JSON.parse(row.record) as T), nextCursor };

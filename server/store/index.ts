@@ -1,15 +1,16 @@
 /** Every store over one database, built once and handed to the app. */
 import { ApiKeyStore } from './api-keys.ts';
-import { openDatabase, type Database } from './database.ts';
 import { IdempotencyRecords } from './idempotency-records.ts';
 import { JobStore } from './jobs.ts';
 import { Ledger, type LedgerObserver } from './ledger.ts';
 import { MonitorStore } from './monitors.ts';
 import { ResponseCache } from './response-cache.ts';
+import type { SqlDatabase } from './sql.ts';
+import { SqliteDatabase } from './sqlite/sqlite-database.ts';
 import { WebhookMessages } from './webhook-messages.ts';
 
 export interface Stores {
-  database: Database;
+  database: SqlDatabase;
   keys: ApiKeyStore;
   ledger: Ledger;
   idempotency: IdempotencyRecords;
@@ -24,9 +25,13 @@ export interface StoreOptions {
   ledgerObserver?: LedgerObserver;
 }
 
-/** Opens the database at `location` and builds the stores over it. */
-export function openStores(location: string, options: StoreOptions = {}): Stores {
-  const database = openDatabase(location);
+/** Opens the database at `location` (migrating it) and builds the stores over it. */
+export async function openStores(location: string, options: StoreOptions = {}): Promise<Stores> {
+  return storesOver(new SqliteDatabase(location), options);
+}
+
+/** The stores over an open database. */
+export function storesOver(database: SqlDatabase, options: StoreOptions = {}): Stores {
   return {
     database,
     keys: new ApiKeyStore(database),

@@ -1,7 +1,7 @@
 /** Jobs (crawl, batch scrape, agent) and their stored pages, per API key, newest first. */
 import type { components } from '../../generated/types.ts';
 import { decodeCursor, encodeCursor, newestFirstPage } from './cursor.ts';
-import { prepared, type Database } from './database.ts';
+import type { SqlDatabase } from './sql.ts';
 
 export type Job = components['schemas']['Job'];
 export type JobPage = components['schemas']['JobPage'];
@@ -32,81 +32,82 @@ function toStoredJob(row: JobRow): StoredJob {
 }
 
 export class JobStore {
-  private readonly database: Database;
+  private readonly database: SqlDatabase;
 
-  constructor(database: Database) {
+  constructor(database: SqlDatabase) {
     this.database = database;
   }
 
-  insert(stored: StoredJob): void {
-    prepared(this.database, 'INSERT INTO jobs (id, key_id, sandbox, kind, status, request, record, created_at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(stored.job.id, stored.keyId, stored.sandbox ? 1 : 0, stored.job.kind, stored.job.status, JSON.stringify(stored.request), JSON.stringify(stored.job), stored.job.created_at, stored.requestId);
+  async insert(stored: StoredJob): Promise<void> {
+    await this.database.run('INSERT INTO jobs (id, key_id, sandbox, kind, status, request, record, created_at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+      stored.job.id, stored.keyId, stored.sandbox ? 1 : 0, stored.job.kind, stored.job.status, JSON.stringify(stored.request), JSON.stringify(stored.job), stored.job.created_at, stored.requestId,
+    ]);
   }
 
   /** Writes the record back (its status column follows it). */
-  save(job: Job): void {
-    prepared(this.database, 'UPDATE jobs SET status = ?, record = ? WHERE id = ?').run(job.status, JSON.stringify(job), job.id);
+  async save(job: Job): Promise<void> {
+    await this.database.run('UPDATE jobs SET status = ?, record = ? WHERE id = ?', [job.status, JSON.stringify(job), job.id]);
   }
 
   /** Where a running job stands between pages, or undefined before its first step. */
-  progress<T>(jobId: string): T | undefined {
-    const row = prepared(this.database, 'SELECT progress FROM jobs WHERE id = ?').get(jobId) as { progress: string | null } | undefined;
+  async progress<T>(jobId: string): Promise<T | undefined> {
+    const row = await this.database.get<{ progress: string | null }>('SELECT progress FROM jobs WHERE id = ?', [jobId]);
     return row?.progress ? (JSON.parse(row.progress) as T) : undefined;
   }
 
-  saveProgress(jobId: string, progress: unknown): void {
-    prepared(this.database, 'UPDATE jobs SET progress = ? WHERE id = ?').run(JSON.stringify(progress), jobId);
+  async saveProgress(jobId: string, progress: unknown): Promise<void> {
+    await this.database.run('UPDATE jobs SET progress = ? WHERE id = ?', [JSON.stringify(progress), jobId]);
   }
 
   /** The job's status alone (a cheap read between pages), or undefined when it is gone. */
-  status(jobId: string): JobStatus | undefined {
-    return (prepared(this.database, 'SELECT status FROM jobs WHERE id = ?').get(jobId) as { status: JobStatus } | undefined)?.status;
+  async status(jobId: string): Promise<JobStatus | undefined> {
+    return (await this.database.get<{ status: JobStatus }>('SELECT status FROM jobs WHERE id = ?', [jobId]))?.status;
   }
 
   /** The job if it belongs to `keyId`. */
-  get(keyId: string, jobId: string): StoredJob | undefined {
-    const row = prepared(this.database, 'SELECT key_id, sandbox, request, record, request_id FROM jobs WHERE id = ? AND key_id = ?').get(jobId, keyId) as JobRow | undefined;
+  async get(keyId: string, jobId: string): Promise<StoredJob | undefined> {
+    const row = await this.database.get<JobRow>('SELECT key_id, sandbox, request, record, request_id FROM jobs WHERE id = ? AND key_id = ?', [jobId, keyId]);
     return row ? toStoredJob(row) : undefined;
   }
 
   /** Jobs still to progress, oldest first, whoever owns them. */
-  active(): StoredJob[] {
-    return (prepared(this.database, `SELECT key_id, sandbox, request, record, request_id FROM jobs WHERE status IN ('queued', 'running') ORDER BY id`).all() as unknown as JobRow[]).map(toStoredJob);
+  async active(): Promise<StoredJob[]> {
+    return (await this.database.all<JobRow>(`SELECT key_id, sandbox, request, record, request_id FROM jobs WHERE status IN ('queued', 'running') ORDER BY id`)).map(toStoredJob);
   }
 
   /** How many jobs are in each status, whoever owns them (an index-only read). */
-  countByStatus(): Record<string, number> {
-    const rows = prepared(this.database, 'SELECT status, COUNT(*) AS count FROM jobs GROUP BY status').all() as { status: string; count: number }[];
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows = await this.database.all<{ status: string; count: number }>('SELECT status, COUNT(*) AS count FROM jobs GROUP BY status');
     return Object.fromEntries(rows.map((row) => [row.status, row.count]));
   }
 
   /** One page of a key's jobs, newest first. `after` is the decoded cursor. */
-  list(keyId: string, limit: number, after: string | undefined): { jobs: Job[]; nextCursor: string | null } {
-    const { records, nextCursor } = newestFirstPage<Job>(this.database, 'jobs', keyId, limit, after);
+  async list(keyId: string, limit: number, after: string | undefined): Promise<{ jobs: Job[]; nextCursor: string | null }> {
+    const { records, nextCursor } = await newestFirstPage<Job>(this.database, 'jobs', keyId, limit, after);
     return { jobs: records, nextCursor };
   }
 
   /** Deletes a job and its pages. */
-  remove(jobId: string): void {
-    prepared(this.database, 'DELETE FROM jobs WHERE id = ?').run(jobId);
+  async remove(jobId: string): Promise<void> {
+    await this.database.run('DELETE FROM jobs WHERE id = ?', [jobId]);
   }
 
-  addPage(jobId: string, seq: number, page: JobPage): void {
-    prepared(this.database, 'INSERT INTO job_pages (job_id, seq, page) VALUES (?, ?, ?)').run(jobId, seq, JSON.stringify(page));
+  async addPage(jobId: string, seq: number, page: JobPage): Promise<void> {
+    await this.database.run('INSERT INTO job_pages (job_id, seq, page) VALUES (?, ?, ?)', [jobId, seq, JSON.stringify(page)]);
   }
 
   /**
    * One page of a job's stored pages in order. While the job runs, the cursor always points past
    * the last page returned, so a poller receives only new pages.
    */
-  pages(keyId: string, job: Job, limit: number, cursor: string | undefined): { pages: JobPage[]; nextCursor: string | null } | 'bad-cursor' {
+  async pages(keyId: string, job: Job, limit: number, cursor: string | undefined): Promise<{ pages: JobPage[]; nextCursor: string | null } | 'bad-cursor'> {
     let afterSeq = 0;
     if (cursor !== undefined) {
       const after = decodeCursor(cursor, `job-pages:${job.id}`, keyId);
       if (after === undefined || !/^\d+$/.test(after)) return 'bad-cursor';
       afterSeq = Number(after);
     }
-    const rows = prepared(this.database, 'SELECT seq, page FROM job_pages WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(job.id, afterSeq, limit + 1) as { seq: number; page: string }[];
+    const rows = await this.database.all<{ seq: number; page: string }>('SELECT seq, page FROM job_pages WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?', [job.id, afterSeq, limit + 1]);
     const page = rows.slice(0, limit);
     const lastSeq = page.at(-1)?.seq ?? afterSeq;
     const more = rows.length > limit || !TERMINAL_STATUSES.includes(job.status);

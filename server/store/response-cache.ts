@@ -1,5 +1,5 @@
 /** Cached `data` of operations that cache (`x-cache`), keyed by mode, operation and canonical query. */
-import { prepared, type Database } from './database.ts';
+import type { SqlDatabase } from './sql.ts';
 
 export interface CachedData {
   data: Record<string, unknown>;
@@ -13,17 +13,17 @@ const LONGEST_USE_MS = 7 * 24 * 60 * 60 * 1000;
 const MEMORY_ENTRIES = 1000;
 
 export class ResponseCache {
-  private readonly database: Database;
+  private readonly database: SqlDatabase;
   private readonly memory = new Map<string, CachedData>();
 
-  constructor(database: Database) {
+  constructor(database: SqlDatabase) {
     this.database = database;
   }
 
-  get(cacheKey: string): CachedData | undefined {
+  async get(cacheKey: string): Promise<CachedData | undefined> {
     const remembered = this.memory.get(cacheKey);
     if (remembered) return remembered;
-    const row = prepared(this.database, 'SELECT data, stored_at_ms FROM response_cache WHERE cache_key = ?').get(cacheKey) as { data: string; stored_at_ms: number } | undefined;
+    const row = await this.database.get<{ data: string; stored_at_ms: number }>('SELECT data, stored_at_ms FROM response_cache WHERE cache_key = ?', [cacheKey]);
     if (!row) return undefined;
     const entry = { data: JSON.parse(row.data), storedAtMs: row.stored_at_ms };
     this.remember(cacheKey, entry);
@@ -36,15 +36,14 @@ export class ResponseCache {
     if (this.memory.size > MEMORY_ENTRIES) this.memory.delete(this.memory.keys().next().value!);
   }
 
-  put(cacheKey: string, data: Record<string, unknown>, nowMs: number): void {
+  async put(cacheKey: string, data: Record<string, unknown>, nowMs: number): Promise<void> {
     this.remember(cacheKey, { data, storedAtMs: nowMs });
-    prepared(this.database, 'INSERT INTO response_cache (cache_key, data, stored_at_ms) VALUES (?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET data = excluded.data, stored_at_ms = excluded.stored_at_ms')
-      .run(cacheKey, JSON.stringify(data), nowMs);
+    await this.database.run('INSERT INTO response_cache (cache_key, data, stored_at_ms) VALUES (?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET data = excluded.data, stored_at_ms = excluded.stored_at_ms', [cacheKey, JSON.stringify(data), nowMs]);
   }
 
   /** Drops entries too old for any caller to use. */
-  purgeExpired(nowMs: number): number {
+  purgeExpired(nowMs: number): Promise<number> {
     for (const [cacheKey, entry] of this.memory) if (entry.storedAtMs <= nowMs - LONGEST_USE_MS) this.memory.delete(cacheKey);
-    return Number(prepared(this.database, 'DELETE FROM response_cache WHERE stored_at_ms <= ?').run(nowMs - LONGEST_USE_MS).changes);
+    return this.database.run('DELETE FROM response_cache WHERE stored_at_ms <= ?', [nowMs - LONGEST_USE_MS]);
   }
 }

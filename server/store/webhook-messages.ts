@@ -1,6 +1,6 @@
 /** Webhook messages waiting for delivery, delivered, or given up, one row per message (its id is `webhook-id`). */
 import { ulid } from '../../lib/request-id.ts';
-import { prepared, type Database } from './database.ts';
+import type { SqlDatabase } from './sql.ts';
 
 export interface WebhookMessage {
   id: string;
@@ -39,17 +39,16 @@ function toMessage(row: MessageRow): WebhookMessage {
 }
 
 export class WebhookMessages {
-  private readonly database: Database;
+  private readonly database: SqlDatabase;
 
-  constructor(database: Database) {
+  constructor(database: SqlDatabase) {
     this.database = database;
   }
 
   /** Queues a message about `subject` (a job or monitor id) for immediate delivery. */
-  enqueue(keyId: string, subject: string, url: string, eventType: string, payload: unknown, nowMs: number): string {
+  async enqueue(keyId: string, subject: string, url: string, eventType: string, payload: unknown, nowMs: number): Promise<string> {
     const id = `msg_${ulid(nowMs)}`;
-    prepared(this.database, `INSERT INTO webhook_messages (id, key_id, subject, url, event_type, payload, state, next_attempt_at_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`)
-      .run(id, keyId, subject, url, eventType, JSON.stringify(payload), nowMs, new Date(nowMs).toISOString());
+    await this.database.run(`INSERT INTO webhook_messages (id, key_id, subject, url, event_type, payload, state, next_attempt_at_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`, [id, keyId, subject, url, eventType, JSON.stringify(payload), nowMs, new Date(nowMs).toISOString()]);
     return id;
   }
 
@@ -58,31 +57,30 @@ export class WebhookMessages {
    * `afterId` (exclusive): a later event of a subject waits until the earlier ones are delivered
    * or given up.
    */
-  due(nowMs: number, afterId: string, limit: number): WebhookMessage[] {
-    return (prepared(this.database, `SELECT * FROM webhook_messages AS message WHERE state = 'pending' AND next_attempt_at_ms <= ? AND id > ?
+  async due(nowMs: number, afterId: string, limit: number): Promise<WebhookMessage[]> {
+    return (await this.database.all<MessageRow>(`SELECT * FROM webhook_messages AS message WHERE state = 'pending' AND next_attempt_at_ms <= ? AND id > ?
       AND NOT EXISTS (SELECT 1 FROM webhook_messages AS earlier WHERE earlier.subject = message.subject AND earlier.state = 'pending' AND earlier.rowid < message.rowid)
-      ORDER BY id LIMIT ?`).all(nowMs, afterId, limit) as unknown as MessageRow[]).map(toMessage);
+      ORDER BY id LIMIT ?`, [nowMs, afterId, limit])).map(toMessage);
   }
 
   /** The subject's first pending message, when its attempt is due. */
-  nextDue(subject: string, nowMs: number): WebhookMessage | undefined {
-    const row = prepared(this.database, `SELECT * FROM webhook_messages WHERE subject = ? AND state = 'pending' ORDER BY rowid LIMIT 1`).get(subject) as MessageRow | undefined;
+  async nextDue(subject: string, nowMs: number): Promise<WebhookMessage | undefined> {
+    const row = await this.database.get<MessageRow>(`SELECT * FROM webhook_messages WHERE subject = ? AND state = 'pending' ORDER BY rowid LIMIT 1`, [subject]);
     return row && row.next_attempt_at_ms <= nowMs ? toMessage(row) : undefined;
   }
 
   /** Records one attempt: delivered, to retry at `nextAttemptAtMs`, or failed for good. */
-  recordAttempt(id: string, outcome: { state: WebhookMessage['state']; status: number | null; error: string | null; nextAttemptAtMs: number }): void {
-    prepared(this.database, 'UPDATE webhook_messages SET state = ?, attempts = attempts + 1, last_status = ?, last_error = ?, next_attempt_at_ms = ? WHERE id = ?')
-      .run(outcome.state, outcome.status, outcome.error, outcome.nextAttemptAtMs, id);
+  async recordAttempt(id: string, outcome: { state: WebhookMessage['state']; status: number | null; error: string | null; nextAttemptAtMs: number }): Promise<void> {
+    await this.database.run('UPDATE webhook_messages SET state = ?, attempts = attempts + 1, last_status = ?, last_error = ?, next_attempt_at_ms = ? WHERE id = ?', [outcome.state, outcome.status, outcome.error, outcome.nextAttemptAtMs, id]);
   }
 
-  get(id: string): WebhookMessage | undefined {
-    const row = prepared(this.database, 'SELECT * FROM webhook_messages WHERE id = ?').get(id) as MessageRow | undefined;
+  async get(id: string): Promise<WebhookMessage | undefined> {
+    const row = await this.database.get<MessageRow>('SELECT * FROM webhook_messages WHERE id = ?', [id]);
     return row ? toMessage(row) : undefined;
   }
 
   /** Every message of a key, oldest first. */
-  forKey(keyId: string): WebhookMessage[] {
-    return (prepared(this.database, 'SELECT * FROM webhook_messages WHERE key_id = ? ORDER BY rowid').all(keyId) as unknown as MessageRow[]).map(toMessage);
+  async forKey(keyId: string): Promise<WebhookMessage[]> {
+    return (await this.database.all<MessageRow>('SELECT * FROM webhook_messages WHERE key_id = ? ORDER BY rowid', [keyId])).map(toMessage);
   }
 }

@@ -16,7 +16,7 @@ export interface RunningTarget {
   /** A key the target accepts. */
   key: string;
   /** The balance the target reports for `key` now. */
-  balance(): number;
+  balance(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -24,7 +24,7 @@ let engine: Promise<PrismEngine> | undefined;
 
 export async function startMockAndServer(options: { corsOrigins?: CorsOrigins } = {}): Promise<RunningTarget[]> {
   const server = await startTestServer(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {});
-  const { secret, id } = server.key({ credits: 10_000 });
+  const { secret, id } = await server.key({ credits: 10_000 });
   engine ??= createPrismEngine(contractPath);
   const mock = createMockServer({ engine: await engine, log: () => {}, corsOrigins: options.corsOrigins ?? null });
   await new Promise<void>((resolve) => mock.listen(0, '127.0.0.1', resolve));
@@ -34,7 +34,7 @@ export async function startMockAndServer(options: { corsOrigins?: CorsOrigins } 
       name: 'mock',
       baseUrl: `http://127.0.0.1:${(mock.address() as AddressInfo).port}/v1`,
       key: 'any-key-the-mock-accepts',
-      balance: () => MOCK_BALANCE,
+      balance: async () => MOCK_BALANCE,
       close: () => {
         mock.closeAllConnections();
         return new Promise<void>((resolve) => mock.close(() => resolve()));

@@ -76,7 +76,7 @@ export interface TestServer {
   readiness: Readiness;
   logLines: Record<string, unknown>[];
   /** Issues a key and returns its secret. */
-  key(options?: Partial<NewKeyOptions>): { secret: string; id: string };
+  key(options?: Partial<NewKeyOptions>): Promise<{ secret: string; id: string }>;
   call(path: string, init?: { method?: string; key?: string; headers?: Record<string, string>; body?: unknown }): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
@@ -85,7 +85,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const clock = new ManualClock(options.clockStart);
   const metrics = new Metrics();
   const readiness: Readiness = { shuttingDown: false };
-  const stores = openStores(':memory:', { ledgerObserver: metrics });
+  const stores = await openStores(':memory:', { ledgerObserver: metrics });
   const logLines: Record<string, unknown>[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(JSON.parse(line)) });
   const policy = { allowPrivateNetwork: options.allowPrivateNetwork ?? false };
@@ -97,7 +97,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   try {
     providers = buildProviders({ ...(web ? { web } : {}), upstreams: options.upstreams ?? {}, routes: options.routes ?? {}, extra: options.providers ?? {}, logger });
   } catch (error) {
-    stores.database.close();
+    await stores.database.close();
     await Promise.allSettled([pool.close(), agent.destroy()]);
     throw error;
   }
@@ -117,8 +117,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     metrics,
     readiness,
     logLines,
-    key(keyOptions = {}) {
-      const { key, secret } = stores.keys.create({ credits: 1000, sandbox: true, ...keyOptions }, new Date(clock.now()));
+    async key(keyOptions = {}) {
+      const { key, secret } = await stores.keys.create({ credits: 1000, sandbox: true, ...keyOptions }, new Date(clock.now()));
       return { secret, id: key.id };
     },
     async call(path, init = {}) {
@@ -130,7 +130,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      stores.database.close();
+      await stores.database.close();
       await providers.close();
       await pool.close();
       await agent.destroy();

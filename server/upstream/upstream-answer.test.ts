@@ -37,7 +37,7 @@ describe('an upstream failure answered by the service', () => {
   });
 
   it("a SearXNG 429 with Retry-After answers 503 upstream_rate_limited with that Retry-After, no credits used; the next call asks SearXNG again", async () => {
-    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const { secret, id } = await server.key({ credits: 10, sandbox: false });
     fake.answer = json(429, { error: 'Too Many Requests' }, { 'Retry-After': '45' });
     const throttledAnswer = await server.call('/web/search?query=vector+databases', { key: secret });
 
@@ -45,18 +45,18 @@ describe('an upstream failure answered by the service', () => {
     expect(throttledAnswer.status).toBe(503);
     expect(throttledAnswer.body.error).toMatchObject({ code: 'upstream_rate_limited', type: 'unavailable_error', status: 503, message: 'SearXNG throttles this service (it answered 429); retry in 45 seconds. No credits were used.' });
     expect([throttledAnswer.headers.get('retry-after'), throttledAnswer.headers.get('x-credits-used')]).toEqual(['45', '0']);
-    expect(server.stores.ledger.balance(id)).toBe(10);
+    expect(await server.stores.ledger.balance(id)).toBe(10);
 
     fake.answer = json(200, web);
     const answered = await server.call('/web/search?query=vector+databases&limit=3', { key: secret });
     expect(fake.requests).toHaveLength(2);
     expect(answered.status).toBe(200);
     expect(answered.body.data.results).toHaveLength(3);
-    expect(server.stores.ledger.balance(id)).toBe(8);
+    expect(await server.stores.ledger.balance(id)).toBe(8);
   });
 
   it('a throttled cacheable operation is not cached: the retry reaches the provider and succeeds', async () => {
-    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const { secret, id } = await server.key({ credits: 10, sandbox: false });
     const first = await server.call('/web/scrape?url=https://example.com/launch&max_age=600000', { key: secret });
     expect(first.status).toBe(503);
     expect([first.body.error.code, first.headers.get('retry-after'), first.headers.get('x-cache')]).toEqual(['upstream_rate_limited', '30', 'BYPASS']);
@@ -66,7 +66,7 @@ describe('an upstream failure answered by the service', () => {
     expect([second.status, second.headers.get('x-cache')]).toEqual([200, 'MISS']);
     const third = await server.call('/web/scrape?url=https://example.com/launch&max_age=600000', { key: secret });
     expect([third.status, third.headers.get('x-cache'), throttled.calls]).toEqual([200, 'HIT', 2]);
-    expect(server.stores.ledger.entries(id).filter((entry) => entry.kind === 'charge')).toHaveLength(3);
-    expect(server.stores.ledger.entries(id).filter((entry) => entry.kind === 'refund')).toHaveLength(1);
+    expect((await server.stores.ledger.entries(id)).filter((entry) => entry.kind === 'charge')).toHaveLength(3);
+    expect((await server.stores.ledger.entries(id)).filter((entry) => entry.kind === 'refund')).toHaveLength(1);
   });
 });

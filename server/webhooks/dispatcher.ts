@@ -69,8 +69,8 @@ export class WebhookDispatcher {
 
   /** Starts due deliveries every `tickMs`, without waiting for those under way (a slow receiver holds back no tick). */
   start(tickMs: number): void {
-    this.stopRepeating = repeat(tickMs, () => {
-      this.startDue();
+    this.stopRepeating = repeat(tickMs, async () => {
+      await this.startDue();
     });
   }
 
@@ -80,16 +80,16 @@ export class WebhookDispatcher {
 
   /** Starts a lane for every subject with a due event and room under the bounds; resolves when those lanes end. */
   async tick(): Promise<void> {
-    await Promise.all(this.startDue());
+    await Promise.all(await this.startDue());
   }
 
   /** Reads due events page by page (past subjects and receivers already busy) until the bounds are reached. */
-  private startDue(): Promise<void>[] {
+  private async startDue(): Promise<Promise<void>[]> {
     const started: Promise<void>[] = [];
     const nowMs = this.clock.now();
     let afterId = '';
     while (this.lanes.size < this.bounds.inFlight) {
-      const page = this.stores.webhooks.due(nowMs, afterId, DUE_PAGE);
+      const page = await this.stores.webhooks.due(nowMs, afterId, DUE_PAGE);
       for (const message of page) {
         if (this.lanes.size >= this.bounds.inFlight) break;
         const receiver = receiverOf(message.url);
@@ -115,12 +115,12 @@ export class WebhookDispatcher {
   /** Delivers the subject's due events in order, from `first`, until one is not acknowledged. */
   private async lane(first: WebhookMessage): Promise<void> {
     let message: WebhookMessage | undefined = first;
-    while (message && (await this.attempt(message)) === 'delivered') message = this.stores.webhooks.nextDue(first.subject, this.clock.now());
+    while (message && (await this.attempt(message)) === 'delivered') message = await this.stores.webhooks.nextDue(first.subject, this.clock.now());
   }
 
   /** One attempt at a message, recorded on it; its new state. */
   private async attempt(message: WebhookMessage): Promise<WebhookMessage['state']> {
-    const key = this.stores.keys.get(message.keyId);
+    const key = await this.stores.keys.get(message.keyId);
     let status: number | null = null;
     let error: string | null = null;
     if (!key) error = 'the API key no longer exists';
@@ -150,7 +150,7 @@ export class WebhookDispatcher {
     }
     const delay = RETRY_DELAYS_MS[message.attempts];
     const state = error === null ? 'delivered' : delay === undefined || !key ? 'failed' : 'pending';
-    this.stores.webhooks.recordAttempt(message.id, { state, status, error, nextAttemptAtMs: this.clock.now() + (delay ?? 0) });
+    await this.stores.webhooks.recordAttempt(message.id, { state, status, error, nextAttemptAtMs: this.clock.now() + (delay ?? 0) });
     return state;
   }
 }

@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { guardedAgent } from '../outbound/guarded-agent.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 import { DEFAULT_DELIVERY_BOUNDS, WebhookDispatcher } from './dispatcher.ts';
@@ -31,35 +31,41 @@ async function receiver(answer: boolean): Promise<{ url: string; ids: string[]; 
 describe('webhook deliveries across receivers', () => {
   let server: TestServer;
 
-  beforeAll(async () => {
+  // A server per test: one test's undelivered events must not take the next one's delivery slots.
+  beforeEach(async () => {
     server = await startTestServer({ allowPrivateNetwork: true, clockStart: Date.now() });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await server.close();
   });
 
   it('a receiver that never answers no longer holds back another key\'s events (they arrive, in order, before its first attempt times out)', async () => {
     const hanging = await receiver(false);
     const healthy = await receiver(true);
-    const stranger = server.key().id;
-    const caller = server.key().id;
+    const stranger = (await server.key()).id;
+    const caller = (await server.key()).id;
     const now = server.clock.now();
-    const enqueue = (keyId: string, subject: string, url: string, count: number) =>
-      Array.from({ length: count }, (_, index) => server.stores.webhooks.enqueue(keyId, subject, url, 'crawl.page', { index }, now));
+    const enqueue = async (keyId: string, subject: string, url: string, count: number) => {
+      const ids: string[] = [];
+      for (let index = 0; index < count; index++) ids.push(await server.stores.webhooks.enqueue(keyId, subject, url, 'crawl.page', { index }, now));
+      return ids;
+    };
     // The stranger's events are queued first: delivered one at a time, they used to block the rest for 10 s each.
-    const stuck = Array.from({ length: DEFAULT_DELIVERY_BOUNDS.perReceiver + 2 }, (_, job) => enqueue(stranger, `job_stranger_${job}`, hanging.url, 2));
-    const first = enqueue(caller, 'job_first', healthy.url, 3);
-    const second = enqueue(caller, 'job_second', healthy.url, 2);
+    const stuck: string[][] = [];
+    for (let job = 0; job < DEFAULT_DELIVERY_BOUNDS.perReceiver + 2; job++) stuck.push(await enqueue(stranger, `job_stranger_${job}`, hanging.url, 2));
+    const first = await enqueue(caller, 'job_first', healthy.url, 3);
+    const second = await enqueue(caller, 'job_second', healthy.url, 2);
+    const message = async (id: string) => (await server.stores.webhooks.get(id))!;
     const policy = { allowPrivateNetwork: true };
     const dispatcher = new WebhookDispatcher(server.stores, server.clock, guardedAgent(policy), policy);
 
     const ticked = dispatcher.tick();
     await vi.waitFor(() => expect(healthy.ids).toHaveLength(5), { timeout: 8_000, interval: 20 });
     await vi.waitFor(() => expect(hanging.ids).toHaveLength(DEFAULT_DELIVERY_BOUNDS.perReceiver), { timeout: 2_000, interval: 20 });
-    expect(stuck.flat().map((id) => server.stores.webhooks.get(id)!.attempts)).toEqual(stuck.flat().map(() => 0));
+    expect(await Promise.all(stuck.flat().map(async (id) => (await message(id)).attempts))).toEqual(stuck.flat().map(() => 0));
     expect(healthy.ids.filter((id) => first.includes(id))).toEqual(first);
     expect(healthy.ids.filter((id) => second.includes(id))).toEqual(second);
-    expect([...first, ...second].map((id) => server.stores.webhooks.get(id)!.state)).toEqual(Array(5).fill('delivered'));
+    await vi.waitFor(async () => expect(await Promise.all([...first, ...second].map(async (id) => (await message(id)).state))).toEqual(Array(5).fill('delivered')), { timeout: 2_000, interval: 20 });
 
     for (const socket of hanging.sockets) socket.destroy();
     await ticked;
@@ -67,15 +73,15 @@ describe('webhook deliveries across receivers', () => {
     const heads = stuck.map((ids) => ids[0]!);
     expect(new Set(hanging.ids).size).toBe(DEFAULT_DELIVERY_BOUNDS.perReceiver);
     expect(hanging.ids.every((id) => heads.includes(id))).toBe(true);
-    expect(stuck.map((ids) => ids.map((id) => server.stores.webhooks.get(id)!.attempts))).toEqual(heads.map((head) => [hanging.ids.includes(head) ? 1 : 0, 0]));
+    expect(await Promise.all(stuck.map((ids) => Promise.all(ids.map(async (id) => (await message(id)).attempts))))).toEqual(heads.map((head) => [hanging.ids.includes(head) ? 1 : 0, 0]));
     await Promise.all([hanging, healthy].map(({ server: listening }) => new Promise((resolve) => listening.close(resolve))));
   });
 
   it('runs at most `inFlight` deliveries at once across receivers', async () => {
     const receivers = await Promise.all([receiver(false), receiver(false)]);
-    const keyId = server.key().id;
+    const keyId = (await server.key()).id;
     for (const [index, { url }] of receivers.entries()) {
-      for (let job = 0; job < 3; job++) server.stores.webhooks.enqueue(keyId, `job_bounded_${index}_${job}`, url, 'crawl.page', {}, server.clock.now());
+      for (let job = 0; job < 3; job++) await server.stores.webhooks.enqueue(keyId, `job_bounded_${index}_${job}`, url, 'crawl.page', {}, server.clock.now());
     }
     const policy = { allowPrivateNetwork: true };
     const dispatcher = new WebhookDispatcher(server.stores, server.clock, guardedAgent(policy), policy, { perReceiver: 2, inFlight: 3 });

@@ -24,7 +24,7 @@ describe('socialnet/events on the meetup adapter, through the server', () => {
   });
 
   it('live data is cached for 15 minutes: the repeat is a HIT without an upstream call, Cache-Control: no-cache asks Meetup again, and after 15 minutes it is a MISS', async () => {
-    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const { secret, id } = await server.key({ credits: 10, sandbox: false });
     fake.requests.length = 0;
     const first = await server.call(EVENTS, { key: secret });
     expect([first.status, first.headers.get('x-cache'), first.body.cached, fake.requests.length]).toEqual([200, 'MISS', false, 1]);
@@ -40,32 +40,32 @@ describe('socialnet/events on the meetup adapter, through the server', () => {
     server.clock.advance(15 * 60_000);
     const expired = await server.call(EVENTS, { key: secret });
     expect([expired.status, expired.headers.get('x-cache'), fake.requests.length]).toEqual([200, 'MISS', 3]);
-    expect(server.stores.ledger.balance(id)).toBe(6);
+    expect(await server.stores.ledger.balance(id)).toBe(6);
   });
 
   it.each([
     ['a URL on another host', 'https://socialnet.example/kulturbrauerei.berlin', 'socialnet/events serves meetup.com group URLs; socialnet.example is not one'],
     ['a meetup.com URL that is not a group URL', 'https://www.meetup.com/find/', 'https://www.meetup.com/find/ is not a Meetup group URL'],
   ])('%s answers 422 invalid_parameters, uncharged, without asking Meetup', async (_name, url, message) => {
-    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const { secret, id } = await server.key({ credits: 10, sandbox: false });
     fake.requests.length = 0;
     const answer = await server.call(`/socialnet/events?url=${encodeURIComponent(url)}`, { key: secret });
     expect([answer.status, answer.body.error.code, answer.headers.get('x-credits-used'), fake.requests.length]).toEqual([422, 'invalid_parameters', '0', 0]);
     expect(answer.body.error.message).toContain(message);
-    expect(server.stores.ledger.balance(id)).toBe(10);
+    expect(await server.stores.ledger.balance(id)).toBe(10);
   });
 
   it('a group Meetup does not know (groupByUrlname: null) answers 404 upstream_not_found, uncharged', async () => {
-    const { secret, id } = server.key({ credits: 10, sandbox: false });
+    const { secret, id } = await server.key({ credits: 10, sandbox: false });
     fake.answer = json(200, noGroup);
     const answer = await server.call('/socialnet/events?url=https://www.meetup.com/no-such-group-4711/', { key: secret });
     fake.answer = json(200, upcoming);
     expect([answer.status, answer.body.error.code, answer.body.error.message, answer.headers.get('x-credits-used')]).toEqual([404, 'upstream_not_found', 'Meetup found nothing by that name.', '0']);
-    expect(server.stores.ledger.balance(id)).toBe(10);
+    expect(await server.stores.ledger.balance(id)).toBe(10);
   });
 
   it('a sandbox key still answers from the sandbox, for any page URL', async () => {
-    const { secret } = server.key({ credits: 10, sandbox: true });
+    const { secret } = await server.key({ credits: 10, sandbox: true });
     fake.requests.length = 0;
     const answer = await server.call('/socialnet/events?url=https://socialnet.example/kulturbrauerei.berlin', { key: secret });
     expect([answer.status, fake.requests.length]).toEqual([200, 0]);

@@ -38,7 +38,7 @@ describe('web/extract for a live key on the openai adapter', () => {
 
   it('a live key no longer answers 503: the model\'s data, 5 credits', async () => {
     model.answer = json(200, completion({ content: '{"team_price_usd":49}' }));
-    const { secret } = server.key({ credits: 100, sandbox: false });
+    const { secret } = await server.key({ credits: 100, sandbox: false });
     const answer = await extract(secret);
     expect(answer.status).toBe(200);
     expect(answer.body.credits_used).toBe(5);
@@ -54,7 +54,7 @@ describe('web/extract for a live key on the openai adapter', () => {
   for (const failure of failures) {
     it(`${failure.name}: ${failure.status} ${failure.code} in the envelope, no credits used`, async () => {
       model.answer = failure.answer;
-      const { secret } = server.key({ credits: 100, sandbox: false });
+      const { secret } = await server.key({ credits: 100, sandbox: false });
       const answer = await extract(secret);
       expect(answer.status).toBe(failure.status);
       expect(answer.body.success).toBe(false);

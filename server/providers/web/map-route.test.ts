@@ -37,15 +37,15 @@ describe('live map through the server', () => {
     { host: 'a site whose start page is 404, without a sitemap', url: () => `${siteOrigin}/missing`, status: 404, code: 'upstream_not_found' },
     { host: 'a host that does not answer in time', url: () => `${siteOrigin}/slow`, status: 504, code: 'upstream_timeout' },
   ])('a map of $host answers $status $code, uncharged, and a second call is not served the empty map from the cache', async ({ url, status, code }) => {
-    const { secret, id } = server.key({ credits: 5, sandbox: false });
+    const { secret, id } = await server.key({ credits: 5, sandbox: false });
     const path = `/web/map?url=${encodeURIComponent(url())}`;
     for (const attempt of ['first', 'second']) {
       const answer = await server.call(path, { key: secret });
       expect([answer.status, answer.body.error?.code, answer.body.credits_used, answer.body.credits_remaining], `${attempt} call`).toEqual([status, code, 0, 5]);
       expect([answer.headers.get('x-credits-used'), answer.headers.get('x-cache')], `${attempt} call`).toEqual(['0', 'BYPASS']);
     }
-    expect(server.stores.ledger.balance(id)).toBe(5);
-    const entries = server.stores.ledger.entries(id).filter((entry) => entry.kind !== 'top_up');
+    expect(await server.stores.ledger.balance(id)).toBe(5);
+    const entries = (await server.stores.ledger.entries(id)).filter((entry) => entry.kind !== 'top_up');
     expect(entries.map((entry) => entry.kind)).toEqual(['charge', 'refund', 'charge', 'refund']);
     expect(entries.reduce((sum, entry) => sum + entry.amount, 0)).toBe(0);
   });

@@ -9,9 +9,9 @@ describe('live scrape through the server', () => {
   afterAll(() => server.close());
 
   it.each(['http://127.0.0.1:9/', 'http://2130706433/', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/'])('refuses %s with 422 url_not_allowed and no credits', async (url) => {
-    const { secret, id } = server.key({ credits: 5, sandbox: false });
+    const { secret, id } = await server.key({ credits: 5, sandbox: false });
     const answer = await server.call(`/web/scrape?url=${encodeURIComponent(url)}`, { key: secret });
     expect([answer.status, answer.body.error.code, answer.body.credits_used]).toEqual([422, 'url_not_allowed', 0]);
-    expect(server.stores.ledger.balance(id)).toBe(5);
+    expect(await server.stores.ledger.balance(id)).toBe(5);
   });
 });
