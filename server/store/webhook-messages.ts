@@ -1,5 +1,6 @@
 /** Webhook messages waiting for delivery, delivered, or given up, one row per message (its id is `webhook-id`). */
 import { ulid } from '../../lib/request-id.ts';
+import { Leases } from './leases.ts';
 import type { SqlDatabase } from './sql.ts';
 
 export interface WebhookMessage {
@@ -40,9 +41,12 @@ function toMessage(row: MessageRow): WebhookMessage {
 
 export class WebhookMessages {
   private readonly database: SqlDatabase;
+  /** Which instance delivers each message being attempted (the dispatcher's leases). */
+  readonly leases: Leases;
 
   constructor(database: SqlDatabase) {
     this.database = database;
+    this.leases = new Leases(database, 'webhook_messages');
   }
 
   /** Queues a message about `subject` (a job or monitor id) for immediate delivery. */
@@ -53,14 +57,20 @@ export class WebhookMessages {
   }
 
   /**
-   * One page of the first pending message of each subject, when its attempt is due, by id from
-   * `afterId` (exclusive): a later event of a subject waits until the earlier ones are delivered
-   * or given up.
+   * One page of the first pending message of each subject, when its attempt is due and no
+   * instance is attempting it, by id from `afterId` (exclusive): a later event of a subject waits
+   * until the earlier ones are delivered or given up.
    */
   async due(nowMs: number, afterId: string, limit: number): Promise<WebhookMessage[]> {
     return (await this.database.all<MessageRow>(`SELECT * FROM webhook_messages AS message WHERE state = 'pending' AND next_attempt_at_ms <= ? AND id > ?
+      AND (lease_owner IS NULL OR lease_expires_at_ms <= ?)
       AND NOT EXISTS (SELECT 1 FROM webhook_messages AS earlier WHERE earlier.subject = message.subject AND earlier.state = 'pending' AND earlier.rowid < message.rowid)
-      ORDER BY id LIMIT ?`, [nowMs, afterId, limit])).map(toMessage);
+      ORDER BY id LIMIT ?`, [nowMs, afterId, nowMs, limit])).map(toMessage);
+  }
+
+  /** Claims a pending message for `owner` to attempt, when no instance is attempting it (or its lease expired). */
+  async claim(id: string, owner: string, nowMs: number, leaseMs: number): Promise<boolean> {
+    return this.leases.claimOne(id, `state = 'pending'`, [], owner, nowMs, leaseMs);
   }
 
   /** The subject's first pending message, when its attempt is due. */
@@ -69,9 +79,17 @@ export class WebhookMessages {
     return row && row.next_attempt_at_ms <= nowMs ? toMessage(row) : undefined;
   }
 
-  /** Records one attempt: delivered, to retry at `nextAttemptAtMs`, or failed for good. */
-  async recordAttempt(id: string, outcome: { state: WebhookMessage['state']; status: number | null; error: string | null; nextAttemptAtMs: number }): Promise<void> {
-    await this.database.run('UPDATE webhook_messages SET state = ?, attempts = attempts + 1, last_status = ?, last_error = ?, next_attempt_at_ms = ? WHERE id = ?', [outcome.state, outcome.status, outcome.error, outcome.nextAttemptAtMs, id]);
+  /**
+   * Records one attempt by the lease's `owner` and releases the lease: delivered, to retry at
+   * `nextAttemptAtMs`, or failed for good. False, recording nothing, when another instance holds
+   * the message by then (it makes and records its own attempt, under the same webhook-id).
+   */
+  async recordAttempt(id: string, owner: string, outcome: { state: WebhookMessage['state']; status: number | null; error: string | null; nextAttemptAtMs: number }): Promise<boolean> {
+    const changed = await this.database.run(
+      'UPDATE webhook_messages SET state = ?, attempts = attempts + 1, last_status = ?, last_error = ?, next_attempt_at_ms = ?, lease_owner = NULL, lease_expires_at_ms = NULL WHERE id = ? AND lease_owner = ?',
+      [outcome.state, outcome.status, outcome.error, outcome.nextAttemptAtMs, id, owner],
+    );
+    return changed === 1;
   }
 
   async get(id: string): Promise<WebhookMessage | undefined> {

@@ -84,7 +84,7 @@ describe('webhook deliveries across receivers', () => {
       for (let job = 0; job < 3; job++) await server.stores.webhooks.enqueue(keyId, `job_bounded_${index}_${job}`, url, 'crawl.page', {}, server.clock.now());
     }
     const policy = { allowPrivateNetwork: true };
-    const dispatcher = new WebhookDispatcher(server.stores, server.clock, guardedAgent(policy), policy, { perReceiver: 2, inFlight: 3 });
+    const dispatcher = new WebhookDispatcher(server.stores, server.clock, guardedAgent(policy), policy, { bounds: { perReceiver: 2, inFlight: 3 } });
 
     const ticked = dispatcher.tick();
     await vi.waitFor(() => expect(receivers.flatMap(({ ids }) => ids)).toHaveLength(3), { timeout: 5_000, interval: 20 });
