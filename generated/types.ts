@@ -592,6 +592,16 @@ export interface components {
          */
         ProxyMode: "basic" | "auto" | "enhanced";
         /**
+         * @description An IETF `RateLimit` field value: `"per-key";r=<requests left>;t=<seconds to reset>`.
+         * @example "per-key";r=117;t=42
+         */
+        RateLimitField: string;
+        /**
+         * @description An IETF `RateLimit-Policy` field value: `"per-key";q=<requests>;w=<window in seconds>`.
+         * @example "per-key";q=120;w=60
+         */
+        RateLimitPolicyField: string;
+        /**
          * @description The platform of an operation: the first segment of its path. It is also the name of the API-key scope that grants the platform's operations.
          * @enum {string}
          */
@@ -608,9 +618,15 @@ export interface components {
             platform: components["schemas"]["Platform"];
             /** @description The operation's path template below `/v1`, for example `/web/jobs/{job_id}`. */
             endpoint: string;
-            /** @description Credits this call drew from the key's balance (the operation's `x-credit-cost`). */
+            /**
+             * Format: int64
+             * @description Credits this call drew from the key's balance (the operation's `x-credit-cost`).
+             */
             credits_used: number;
-            /** @description The key's balance after this call. */
+            /**
+             * Format: int64
+             * @description The key's balance after this call.
+             */
             credits_remaining: number | null;
             request_id: components["schemas"]["RequestId"];
             /** @description `true` when `data` was served from the cache (`X-Cache: HIT`). */
@@ -648,6 +664,7 @@ export interface components {
              */
             url: string;
             /**
+             * Format: int32
              * @description The HTTP status of the final response.
              * @example 200
              */
@@ -771,6 +788,7 @@ export interface components {
             /** @description A precise, human-readable explanation. For `invalid_parameters` it names every offending parameter and what was wrong with it. */
             message: string;
             /**
+             * Format: int32
              * @description The HTTP status of the answer.
              * @enum {integer}
              */
@@ -793,11 +811,15 @@ export interface components {
             /** @description The operation's path template below `/v1`, or the requested path itself when it matches no operation, or `unknown` when the request could not be read (`request_too_large`, `malformed_request`). */
             endpoint: string;
             /**
+             * Format: int64
              * @description Always `0`. No error charges credits.
              * @constant
              */
             credits_used: 0;
-            /** @description The key's balance whenever a valid key was sent (an unknown path or a wrong method included), or `null` when the key is missing or not valid (unknown, revoked, expired). */
+            /**
+             * Format: int64
+             * @description The key's balance whenever a valid key was sent (an unknown path or a wrong method included), or `null` when the key is missing or not valid (unknown, revoked, expired).
+             */
             credits_remaining: number | null;
             request_id: components["schemas"]["RequestId"];
             /**
@@ -832,6 +854,7 @@ export interface components {
              */
             source: "web" | "news" | "images";
             /**
+             * Format: int32
              * @description 1-based rank of the result among the results of its `source`, in the order returned (newest first with `sort_by_date=true`).
              * @example 1
              */
@@ -961,11 +984,13 @@ export interface components {
             /** @description The start URL: an absolute `http` or `https` URL of a public address. Non-public addresses answer 422 `url_not_allowed`. */
             url: components["schemas"]["PageUrl"];
             /**
+             * Format: int32
              * @description Most pages to store, counting the start URL and pages that failed, from 1 to 10000. Default 100. Each page stored with its document costs 1 credit.
              * @default 100
              */
             limit?: number;
             /**
+             * Format: int32
              * @description Most link hops from `url`, from 0 to 10: 0 crawls the start URL only, 1 also the pages it links to, and so on. Default 3.
              * @default 3
              */
@@ -1110,21 +1135,25 @@ export interface components {
              */
             completed_at: string | null;
             /**
+             * Format: int32
              * @description How many pages the job will visit. For a `batch_scrape`, the number of distinct valid URLs, known at submission. For a `crawl`, `null` while it is still discovering links, then the number of pages found (at most `limit`); it stays `null` on a crawl that ended before discovery finished. Always `0` for an `agent` job, which stores no pages.
              * @example 48
              */
             pages_total: number | null;
             /**
+             * Format: int32
              * @description Pages stored with their document so far. Each is charged 1 credit (crawl and batch scrape).
              * @example 12
              */
             pages_completed: number;
             /**
+             * Format: int32
              * @description Pages that could not be fetched so far; each is stored with its `error` instead of a document and is not charged.
              * @example 1
              */
             pages_failed: number;
             /**
+             * Format: int64
              * @description All the credits this job has drawn and kept, the submission included: the operation's `x-credit-cost` (1 for crawl and batch scrape, 25 for agent) plus, for crawl and batch scrape, `x-credit-cost-per-page` (1) for each page stored with its document (`pages_completed`). A crawl or batch scrape that ends `failed` with no page stored with its document gets its submission charge back as it ends, and then says `0` (see `JobStatus`), and so does an `agent` job that ends `failed`; a cancelled job keeps what it drew.
              * @example 13
              */
@@ -1296,6 +1325,7 @@ export interface components {
          */
         MonitorMode: "scrape" | "search";
         /**
+         * Format: int32
          * @description Run a check every this many minutes, from 5 to 10080 (7 days), counted from the previous check. One of the three ways to give a schedule, with `schedule_text` and `schedule_cron`: at most one of them may be given in a request (more than one answers 422 `invalid_parameters`). A monitor created without any of them runs every 60 minutes.
          * @example 60
          */
@@ -1341,6 +1371,7 @@ export interface components {
          */
         MonitorGoal: string;
         /**
+         * Format: int32
          * @description Days a monitor's checks are kept, from 1 to 365; older checks are pruned (the most recent check, `last_check`, is always kept).
          * @example 30
          */
@@ -1393,6 +1424,7 @@ export interface components {
              */
             outcome: "baseline" | "unchanged" | "changed" | "failed";
             /**
+             * Format: int32
              * @description HTTP status of the page's final response in mode `scrape`; `null` in mode `search` and when no response was received.
              * @example 200
              */
@@ -1602,6 +1634,7 @@ export interface components {
             /** @description The account that owns the collection, or `null` when the upstream does not give it. */
             author: components["schemas"]["ShortVideoAuthor"] | null;
             /**
+             * Format: int64
              * @description Number of videos in the whole collection (not on this page), or `null` when the upstream does not give it.
              * @example 23
              */
@@ -1616,26 +1649,31 @@ export interface components {
         /** @description Engagement counts of a short video at the time it was fetched. Metrics the upstream does not provide are `null`, never omitted and never `0` in their place. */
         ShortVideoStats: {
             /**
+             * Format: int64
              * @description Number of plays, or `null` when the upstream does not provide it.
              * @example 1284000
              */
             views: number | null;
             /**
+             * Format: int64
              * @description Number of likes, or `null` when the upstream does not provide it.
              * @example 96400
              */
             likes: number | null;
             /**
+             * Format: int64
              * @description Number of comments, or `null` when the upstream does not provide it.
              * @example 812
              */
             comments: number | null;
             /**
+             * Format: int64
              * @description Number of shares, or `null` when the upstream does not provide it.
              * @example 3150
              */
             shares: number | null;
             /**
+             * Format: int64
              * @description Number of times the video was saved to a collection or favourites, or `null` when the upstream does not provide it.
              * @example 14820
              */
@@ -1738,6 +1776,7 @@ export interface components {
              */
             adjusted_close: number | null;
             /**
+             * Format: int64
              * @description Number of units traded in the interval, or `null` when the upstream does not report volume.
              * @example 41237800
              */
@@ -1805,6 +1844,7 @@ export interface components {
              */
             verified: boolean | null;
             /**
+             * Format: int64
              * @description Number of followers, or `null` when the upstream does not provide it.
              * @example 48210
              */
@@ -1813,31 +1853,37 @@ export interface components {
         /** @description Engagement counts of a microblog post at the time it was fetched. Metrics the upstream does not provide are `null`, never omitted and never `0` in their place. */
         MicroblogMetrics: {
             /**
+             * Format: int64
              * @description Number of replies, or `null` when the upstream does not provide it.
              * @example 132
              */
             replies: number | null;
             /**
+             * Format: int64
              * @description Number of reposts, or `null` when the upstream does not provide it.
              * @example 418
              */
             reposts: number | null;
             /**
+             * Format: int64
              * @description Number of posts quoting this one, or `null` when the upstream does not provide it.
              * @example 57
              */
             quotes: number | null;
             /**
+             * Format: int64
              * @description Number of likes, or `null` when the upstream does not provide it.
              * @example 3904
              */
             likes: number | null;
             /**
+             * Format: int64
              * @description Number of bookmarks, or `null` when the upstream does not provide it.
              * @example 611
              */
             bookmarks: number | null;
             /**
+             * Format: int64
              * @description Number of views, or `null` when the upstream does not provide it.
              * @example 286450
              */
@@ -1966,11 +2012,13 @@ export interface components {
         /** @description How many people responded to a social-network event, at the time it was fetched. A count the upstream does not provide is `null`. */
         SocialEventCounts: {
             /**
+             * Format: int64
              * @description Number of people who answered that they are going.
              * @example 312
              */
             going: number | null;
             /**
+             * Format: int64
              * @description Number of people who answered that they are interested.
              * @example 1870
              */
@@ -2106,19 +2154,23 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The API key is missing, not valid, expired or revoked. No credits are used. */
+        /** @description The API key is missing, not valid, expired or revoked. No credits are used. No `RateLimit` or `RateLimit-Policy` fields: without a valid key there is no key's policy to report. */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2132,6 +2184,9 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2145,6 +2200,9 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2158,6 +2216,9 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2171,6 +2232,9 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2184,6 +2248,9 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimitWhenKeyRead"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenKeyRead"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2197,6 +2264,7 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -2213,6 +2281,9 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimitWhenKeyRead"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenKeyRead"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2226,6 +2297,9 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimitWhenKeyRead"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenKeyRead"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2239,6 +2313,9 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimitWhenKeyRead"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenKeyRead"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 "Retry-After": components["headers"]["UpstreamRetryAfter"];
                 [name: string]: unknown;
             };
@@ -2253,6 +2330,9 @@ export interface components {
                 "X-Credits-Used": components["headers"]["XCreditsUsed"];
                 "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                 "X-Cache": components["headers"]["XCache"];
+                RateLimit: components["headers"]["RateLimitWhenKeyRead"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenKeyRead"];
+                "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                 [name: string]: unknown;
             };
             content: {
@@ -2300,12 +2380,18 @@ export interface components {
         XCache: "HIT" | "MISS" | "BYPASS";
         /** @description Present, with the value `true`, when this answer is the stored answer of an earlier call made with the same `Idempotency-Key` and the same request. A replay charges no credits again. */
         IdempotentReplayed: "true";
+        /** @description IETF RateLimit field (draft-ietf-httpapi-ratelimit-headers): the requests `r` the key has left in the current window, this call counted, and the seconds `t` until the window resets, for the named policy. Sent on every answer to a call whose key is valid, successes and errors alike, so a caller can pace itself before it meets a 429. Not on a 401: without a valid key there is no key's policy to report. A 422 and a 5xx carry it whenever the key was read (`RateLimitWhenKeyRead`). */
+        RateLimit: components["schemas"]["RateLimitField"];
+        /** @description IETF RateLimit-Policy field: the quota `q` of requests a key may make in a window of `w` seconds. The default policy is 120 requests per 60 seconds per API key, configurable by the operator of the service (and per key). Sent with `RateLimit`, on the same answers. */
+        RateLimitPolicy: components["schemas"]["RateLimitPolicyField"];
+        /** @description CORS: absent by default, since API keys belong on servers, not in browsers. Present only when the operator (or a frontend developer running the mock) allowed browser calls with `CORS_ORIGINS` and the request's `Origin` is one of them: then it echoes that origin, and `Access-Control-Expose-Headers` lists the envelope headers a page may read. */
+        AccessControlAllowOrigin: string;
+        /** @description The key's `RateLimit` field, on an answer that can come before the key is read: present whenever the call's key was read and counted, as on every other answer; absent on a 422 `request_too_large` or `malformed_request` (the request was never read) and on a failure that came before the key was read. */
+        RateLimitWhenKeyRead: components["schemas"]["RateLimitField"];
+        /** @description The key's `RateLimit-Policy` field, sent with `RateLimit` on the same answers: present whenever the call's key was read, absent when the answer came before it was. */
+        RateLimitPolicyWhenKeyRead: components["schemas"]["RateLimitPolicyField"];
         /** @description Seconds to wait before the next call on this key is accepted (RFC 9110 delay-seconds). */
         RetryAfter: number;
-        /** @description IETF RateLimit field (draft-ietf-httpapi-ratelimit-headers): the remaining quota `r` and the seconds `t` until the window resets, for the named policy. */
-        RateLimit: string;
-        /** @description IETF RateLimit-Policy field: the quota `q` of requests a key may make in a window of `w` seconds. The default policy is 120 requests per 60 seconds per API key, configurable by the operator of the service. */
-        RateLimitPolicy: string;
         /** @description With `upstream_rate_limited` only, and only when the upstream provider says when its limit resets (its `Retry-After`, or its rate-limit reset headers): seconds to wait before retrying (RFC 9110 delay-seconds, rounded up, at least 1). Absent otherwise: the service does not invent a time. */
         UpstreamRetryAfter: number;
     };
@@ -2363,6 +2449,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2428,6 +2517,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2487,6 +2579,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2542,6 +2637,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2589,6 +2687,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2636,6 +2737,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2683,6 +2787,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2733,6 +2840,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2778,6 +2888,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2825,6 +2938,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2872,6 +2988,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2919,6 +3038,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2964,6 +3086,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3009,6 +3134,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3059,6 +3187,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3108,6 +3239,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3161,6 +3295,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3206,6 +3343,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3261,6 +3401,9 @@ export interface operations {
                     "X-Credits-Remaining": components["headers"]["XCreditsRemaining"];
                     "X-Cache": components["headers"]["XCache"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
                     [name: string]: unknown;
                 };
                 content: {

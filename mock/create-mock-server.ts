@@ -13,6 +13,7 @@ import { envelopeHeaders, errorAnswer, type AnswerContext, type EnvelopeBody, ty
 import { createHttpServer } from '../lib/http-server.ts';
 import { sendReferencePage } from '../lib/reference-page.ts';
 import { missingBodyMessage } from '../lib/request-body.ts';
+import { DEFAULT_RATE_LIMIT_POLICY, rateLimitFields } from '../lib/rate-limit-fields.ts';
 import { newRequestId } from '../lib/request-id.ts';
 import { crossParameterProblem } from '../lib/cross-parameter-rules.ts';
 import * as messages from '../lib/error-messages.ts';
@@ -45,6 +46,15 @@ interface Answer {
   body: EnvelopeBody;
   xCache: XCache;
   headers?: Record<string, string>;
+}
+
+/**
+ * The RateLimit fields of the default policy, as the server sends them to a key on its first call
+ * of a window (the mock counts nothing): the window's end by the clock.
+ */
+function rateLimitOfDefaultPolicy(nowMs: number): Record<string, string> {
+  const { requests, windowSeconds } = DEFAULT_RATE_LIMIT_POLICY;
+  return rateLimitFields(DEFAULT_RATE_LIMIT_POLICY, requests - 1, windowSeconds - (Math.floor(nowMs / 1000) % windowSeconds));
 }
 
 /** Thrown on the way to an answer: becomes the error envelope of `code`. */
@@ -154,7 +164,8 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
   if (shaped && !shaped.ok) throw new ErrorAnswer(shaped.code, shaped.message, context);
   const envelope = shaped?.ok ? shaped.envelope : structuredClone(result.body);
   const passedHeaders = Object.fromEntries(
-    Object.entries(result.headers).filter(([name]) => !/^(idempotent-replayed|content-type|x-request-id|x-credits-used|x-credits-remaining|x-cache)$/i.test(name)),
+    // Prism fills declared headers from their examples; these the mock sets itself (CORS only when asked for).
+    Object.entries(result.headers).filter(([name]) => !/^(idempotent-replayed|content-type|x-request-id|x-credits-used|x-credits-remaining|x-cache|ratelimit|ratelimit-policy|access-control-allow-origin)$/i.test(name)),
   );
   if (envelope.success) {
     // The contract fixes these figures; examples and dynamic data must not contradict it.
@@ -185,7 +196,22 @@ async function answer(request: IncomingMessage, url: URL, engine: PrismEngine): 
     const context = { ...unknownPath, platform: url.pathname.split('/')[2] ?? 'unknown' };
     throw new ErrorAnswer('method_not_allowed', messages.methodNotAllowed(url.pathname, method, route.allow), context, { Allow: route.allow.join(', ') });
   }
-  return answerOperation(request, url, route.operation, engine);
+  return withRateLimit(() => answerOperation(request, url, route.operation, engine));
+}
+
+/**
+ * Adds the RateLimit fields to an operation's answer, success or error, as the server does for a
+ * call with a key: every answer but a 401 (no key, no policy). A selected 429's own fields win.
+ */
+async function withRateLimit(answerIt: () => Promise<Answer>): Promise<Answer> {
+  const fields = rateLimitOfDefaultPolicy(Date.now());
+  try {
+    const answered = await answerIt();
+    return answered.status === 401 ? answered : { ...answered, headers: { ...fields, ...answered.headers } };
+  } catch (error) {
+    if (!(error instanceof ErrorAnswer) || errorCatalog[error.code].status === 401) throw error;
+    throw new ErrorAnswer(error.code, error.message, error.context, { ...fields, ...error.headers });
+  }
 }
 
 /** The contract's error examples link to their code's documentation: the mock points the link at its own `/docs`. */

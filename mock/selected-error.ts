@@ -7,12 +7,12 @@
 import type { ErrorCode } from '../generated/errors.ts';
 import type { OperationRow } from '../generated/operations.ts';
 import * as messages from '../lib/error-messages.ts';
+import { DEFAULT_RATE_LIMIT_POLICY, rateLimitFields } from '../lib/rate-limit-fields.ts';
 import { MAX_REQUEST_HEAD_BYTES } from '../lib/request-limits.ts';
 import { operations } from '../generated/operations.ts';
 import { declaredAnswers, declaredParameters, requiredBodyFields } from './declared-answers.ts';
 
-/** The default rate-limit policy the contract describes, and the wait its example answers. */
-const RATE_LIMIT_POLICY = { requests: 120, windowSeconds: 60 };
+/** The wait a selected 429 answers. */
 const RETRY_AFTER_SECONDS = 12;
 /** What an illustrative throttled upstream says about its reset. */
 const UPSTREAM_RETRY_AFTER_SECONDS = 30;
@@ -104,7 +104,7 @@ function message(code: ErrorCode, request: SelectedErrorRequest, balance: number
     case 'request_too_large': return messages.requestTooLarge(MAX_REQUEST_HEAD_BYTES);
     case 'malformed_request': return messages.malformedRequest('Invalid header value char', 'HPE_INVALID_HEADER_TOKEN');
     case 'url_not_allowed': return messages.urlNotAllowed(urlParameter(operation), ILLUSTRATIVE_HOST);
-    case 'rate_limited': return messages.rateLimited(RATE_LIMIT_POLICY, RETRY_AFTER_SECONDS);
+    case 'rate_limited': return messages.rateLimited(DEFAULT_RATE_LIMIT_POLICY, RETRY_AFTER_SECONDS);
     case 'internal_error': return messages.internalError(request.requestId);
     case 'upstream_rejected': return messages.upstreamAnswered(operation, '400 Bad Request');
     case 'upstream_not_found': return messages.upstreamAnswered(operation, '404 Not Found');
@@ -136,7 +136,7 @@ export function selectedError(status: number, prismCode: ErrorCode, exampleNamed
   // A 401 knows no key, so no balance; a 402 has a balance below the cost, so its message is true.
   const creditsRemaining = status === 401 ? null : code === 'insufficient_credits' ? Math.max(0, request.operation.creditCost - 1) : request.balance;
   const headers: Record<string, string> = code === 'rate_limited'
-    ? { 'Retry-After': String(RETRY_AFTER_SECONDS), RateLimit: `"per-key";r=0;t=${RETRY_AFTER_SECONDS}`, 'RateLimit-Policy': `"per-key";q=${RATE_LIMIT_POLICY.requests};w=${RATE_LIMIT_POLICY.windowSeconds}` }
+    ? { 'Retry-After': String(RETRY_AFTER_SECONDS), ...rateLimitFields(DEFAULT_RATE_LIMIT_POLICY, 0, RETRY_AFTER_SECONDS) }
     : code === 'upstream_rate_limited' ? { 'Retry-After': String(UPSTREAM_RETRY_AFTER_SECONDS) } : {};
   return { code, message: message(code, request, creditsRemaining ?? 0), creditsRemaining, headers };
 }

@@ -1,7 +1,7 @@
 /**
  * createApp: the whole service as an Express app, wired top to bottom: CORS, the operator's
  * endpoints (/healthz, /readyz, /metrics, outside /v1), request id, route, key,
- * rate limit, body, contract validation, idempotency, the operation (credits, cache, handler),
+ * rate limit, scope, body, contract validation, idempotency, the operation (credits, cache, handler),
  * and the one error handler that renders the error envelope.
  */
 import express, { type Express } from 'express';
@@ -10,7 +10,7 @@ import { operations } from '../generated/operations.ts';
 import { DOCS_PATH } from '../lib/docs-link.ts';
 import type { Clock } from './clock.ts';
 import type { ServerConfig } from './config.ts';
-import { authenticate } from './gateway/authenticate.ts';
+import { authenticate, authorize } from './gateway/authenticate.ts';
 import { cors } from './gateway/cors.ts';
 import { docsRoute } from './docs-route.ts';
 import { errorHandler } from './gateway/error-handler.ts';
@@ -57,6 +57,7 @@ export function createApp({ config, stores, providers, clock, logger, metrics, r
   app.use(routeOperation(stores.keys, clock));
   app.use(authenticate(stores.keys, clock));
   app.use(rateLimit(new RateLimiter(clock), config.rateLimit));
+  app.use(authorize());
   app.use(parseJsonBody(), bodyErrors());
   app.use(contractValidator());
   app.use(idempotency(stores.idempotency, clock));

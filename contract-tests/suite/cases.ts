@@ -11,6 +11,7 @@ import type { ErrorCode } from '../../generated/errors.ts';
 import { contractOperations, resolve, type ContractOperation } from '../contract.ts';
 import { edgeCases } from './edge-cases.ts';
 import { liveCases } from './live-cases.ts';
+import { rateLimitCases } from './rate-limit-cases.ts';
 import { upstreamCases } from './upstream-cases.ts';
 import { requestEchoCases } from './request-echo-cases.ts';
 import type { KeyRole, TargetName } from './targets.ts';
@@ -377,4 +378,5 @@ export const contractCases: ContractCase[] = [
   ...liveCases,
   ...upstreamCases,
   ...edgeCases,
+  ...rateLimitCases,
 ];

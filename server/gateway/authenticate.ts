@@ -1,4 +1,8 @@
-/** 401 for a missing, unknown, expired or revoked key; 403 when its scopes lack the operation's platform. */
+/**
+ * 401 for a missing, unknown, expired or revoked key (`authenticate`); 403 when its scopes lack
+ * the operation's platform (`authorize`, after the rate limit, so a denied call is counted and
+ * its answer carries the key's RateLimit fields like any other).
+ */
 import type { Request, RequestHandler } from 'express';
 import type { Clock } from '../clock.ts';
 import type { ApiKey, ApiKeyStore } from '../store/api-keys.ts';
@@ -24,6 +28,14 @@ export function authenticate(keys: ApiKeyStore, clock: Clock): RequestHandler {
     if (key instanceof ServiceError) throw key;
     call.key = key;
     call.creditsRemaining = key.balance;
+    next();
+  };
+}
+
+export function authorize(): RequestHandler {
+  return (_req, res, next) => {
+    const call = callOf(res);
+    const key = call.key!;
     const operation = call.operation!;
     const missing = operation.scopes.filter((scope) => !key.scopes.includes(scope as never));
     if (missing.length > 0) {

@@ -1,6 +1,7 @@
 /**
- * Per-key rate limits in fixed windows (in memory, per process), with the IETF RateLimit fields:
- * 429 `rate_limited` with `Retry-After`, `RateLimit` and `RateLimit-Policy` when a key is over.
+ * Per-key rate limits in fixed windows (in memory, per process), with the IETF RateLimit fields on
+ * every answer from here on (successes and errors alike), and 429 `rate_limited` with
+ * `Retry-After` when a key is over.
  */
 import type { RequestHandler } from 'express';
 import type { Clock } from '../clock.ts';
@@ -8,8 +9,7 @@ import type { RateLimitPolicy } from '../config.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
 import { rateLimited } from '../../lib/error-messages.ts';
-
-const POLICY_NAME = 'per-key';
+import { rateLimitFields } from '../../lib/rate-limit-fields.ts';
 
 interface Window {
   startsAt: number;
@@ -46,13 +46,9 @@ export function rateLimit(limiter: RateLimiter, defaultPolicy: RateLimitPolicy):
     const key = callOf(res).key!;
     const policy = key.rateLimit ?? defaultPolicy;
     const { allowed, remaining, resetSeconds } = limiter.take(key.id, policy);
-    if (!allowed) {
-      throw new ServiceError('rate_limited', rateLimited(policy, resetSeconds), {
-        'Retry-After': String(resetSeconds),
-        RateLimit: `"${POLICY_NAME}";r=${remaining};t=${resetSeconds}`,
-        'RateLimit-Policy': `"${POLICY_NAME}";q=${policy.requests};w=${policy.windowSeconds}`,
-      });
-    }
+    // On the response now, so every answer after this point carries them, errors included.
+    res.set(rateLimitFields(policy, remaining, resetSeconds));
+    if (!allowed) throw new ServiceError('rate_limited', rateLimited(policy, resetSeconds), { 'Retry-After': String(resetSeconds) });
     next();
   };
 }

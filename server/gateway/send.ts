@@ -10,12 +10,17 @@ export interface SendOptions {
   logger: Logger;
 }
 
+function setEarlier(res: Response): Record<string, string> {
+  return Object.fromEntries(Object.entries(res.getHeaders()).map(([name, value]) => [name, String(value)]));
+}
+
 /** Writes `body` as JSON with `status`, the envelope headers and `extraHeaders`. */
 export function sendEnvelope(res: Response, status: number, body: EnvelopeBody, extraHeaders: Record<string, string>, options: SendOptions): void {
   const call = callOf(res);
   const headers = { ...extraHeaders, ...envelopeHeaders(body, call.xCache) };
   if (options.checkHeaders) {
-    const problems = headerProblems(call.operation, status, headers);
+    // Headers set earlier on the way (the RateLimit fields) are part of the answer too.
+    const problems = headerProblems(call.operation, status, { ...setEarlier(res), ...headers });
     if (problems.length > 0) options.logger.error({ request_id: call.requestId, status, problems }, 'answer headers do not match the contract');
   }
   res.status(status).set(headers).json(body);

@@ -1,0 +1,43 @@
+/**
+ * `npm run lint`'s Spectral step (OWASP API Security, `.spectral.yaml`) bites: a contract that
+ * loses what the ruleset asks for fails it, exit 1, with a line naming the file, the place, the
+ * rule and what is missing. Before, `npm run lint` ran Redocly alone, which accepts both edits.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { copyContract, type ContractCopy, type ContractEdit } from '../contract-tests/document/contract-copy.ts';
+import { projectRoot } from './paths.ts';
+
+const run = promisify(execFile);
+
+const cases: { name: string; edit: ContractEdit; line: string }[] = [
+  {
+    name: 'a request string that lost its maxLength (the cursor) fails the lint, naming the parameter',
+    edit: { file: 'components/parameters/Cursor.yaml', from: '  maxLength: 512\n', to: '' },
+    line: 'openapi/components/parameters/Cursor.yaml components.parameters.Cursor.schema error Schema of type string must specify maxLength, enum, or const. (owasp:api4:2023-string-limit)',
+  },
+  {
+    name: 'a 200 that lost its RateLimit field (listJobs) fails the lint, naming the answer',
+    edit: { file: 'paths/web_jobs.yaml', from: '        RateLimit:\n          $ref: ../components/headers/RateLimit.yaml\n', to: '' },
+    line: 'openapi/paths/web_jobs.yaml paths./web/jobs.get.responses.200.headers error All 2XX and 4XX responses should define rate limiting headers. (owasp:api4:2023-rate-limit)',
+  },
+];
+
+describe("npm run lint's Spectral step", () => {
+  const copies: ContractCopy[] = [];
+  afterAll(() => Promise.all(copies.map((copy) => copy.remove())));
+
+  it.each(cases)('$name', async ({ edit, line }) => {
+    const copy = await copyContract([edit]);
+    copies.push(copy);
+    const result = await run(process.execPath, ['scripts/lint-security.ts', '--contract', copy.root], { cwd: projectRoot }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+
+    expect(result.code).toBe(1);
+    expect(result.stdout.trim().split('\n')).toEqual([`${copy.dir}/${line}`]);
+    expect(result.stderr).toContain('1 finding; fix each in the contract, or waive it in .spectral.yaml with its reason');
+  }, 60_000);
+});
