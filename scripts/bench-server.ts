@@ -1,15 +1,18 @@
 /**
  * `npm run bench:server`: throughput and latency of a cached `socialnet/events` call with a sandbox
  * key on the full stack (request and response validation, auth, rate limit, cache, credits, ledger
- * write, one log line), beside a bare Express handler answering the same JSON, in the same run.
+ * write, one log line) on SQLite, on PostgreSQL (a private cluster, as the tests start it), and on
+ * two instances sharing that PostgreSQL database, beside a bare Express handler answering the same
+ * JSON, in the same run.
  */
 import autocannon from 'autocannon';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { startPostgresCluster } from '../server/test-support/postgres-cluster.ts';
 import { projectRoot } from './paths.ts';
 
 const EVENTS_PATH = '/socialnet/events?url=https%3A%2F%2Fsocial.example%2Fgroups%2Fberlin-hikers';
@@ -48,21 +51,46 @@ async function load(url: string, headers: Record<string, string>) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
-const folder = await mkdtemp(join(tmpdir(), 'bench-server-'));
-try {
-  const env = { DATABASE_URL: join(folder, 'bench.sqlite'), RATE_LIMIT: '100000000/60', NODE_ENV: 'production', LOG_LEVEL: 'info' };
-  const created = await run(process.execPath, ['server/cli/keys.ts', 'create', '--credits', '100000000', '--sandbox'], { cwd: projectRoot, env: { ...process.env, ...env } });
-  const apiKey = created.stdout.trim().split('\n').at(-1)!;
-  const headers = { 'x-api-key': apiKey };
+type Figures = Awaited<ReturnType<typeof load>>;
 
-  const server = await startProcess(['server/main.ts'], env);
-  const miss = await fetch(`${server.baseUrl}${EVENTS_PATH}`, { headers });
-  const body = await miss.text();
-  const hit = await fetch(`${server.baseUrl}${EVENTS_PATH}`, { headers });
-  await hit.arrayBuffer();
-  if (miss.status !== 200 || hit.headers.get('x-cache') !== 'HIT') throw new Error(`warm-up failed: ${miss.status}, X-Cache ${hit.headers.get('x-cache')}`);
-  const full = await load(`${server.baseUrl}${EVENTS_PATH}`, headers);
-  await server.stop();
+/**
+ * Starts `instances` server processes on the database of `env` with a new key, warms the cache,
+ * then loads them all at once (CONNECTIONS each) and answers their summed throughput (latencies:
+ * the worst instance's), and the body of the call.
+ */
+async function measureServers(env: Record<string, string>, instances: number): Promise<{ figures: Figures; body: string }> {
+  const created = await run(process.execPath, ['server/cli/keys.ts', 'create', '--credits', '100000000', '--sandbox'], { cwd: projectRoot, env: { ...process.env, ...env } });
+  const headers = { 'x-api-key': created.stdout.trim().split('\n').at(-1)! };
+  const servers = await Promise.all(Array.from({ length: instances }, () => startProcess(['server/main.ts'], env)));
+  try {
+    const miss = await fetch(`${servers[0]!.baseUrl}${EVENTS_PATH}`, { headers });
+    const body = await miss.text();
+    for (const server of servers) {
+      const hit = await fetch(`${server.baseUrl}${EVENTS_PATH}`, { headers });
+      await hit.arrayBuffer();
+      if (miss.status !== 200 || hit.headers.get('x-cache') !== 'HIT') throw new Error(`warm-up failed: ${miss.status}, X-Cache ${hit.headers.get('x-cache')}`);
+    }
+    const each = await Promise.all(servers.map((server) => load(`${server.baseUrl}${EVENTS_PATH}`, headers)));
+    const figures = {
+      rps: each.reduce((sum, figure) => sum + figure.rps, 0),
+      p50: Math.max(...each.map((figure) => figure.p50)),
+      p99: Math.max(...each.map((figure) => figure.p99)),
+      non2xx: each.reduce((sum, figure) => sum + figure.non2xx, 0),
+    };
+    return { figures, body };
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+}
+
+const folder = await mkdtemp(join(tmpdir(), 'bench-server-'));
+const postgres = await startPostgresCluster();
+try {
+  const common = { RATE_LIMIT: '100000000/60', NODE_ENV: 'production', LOG_LEVEL: 'info' };
+  const { figures: sqlite, body } = await measureServers({ ...common, DATABASE_URL: join(folder, 'bench.sqlite') }, 1);
+  const onPostgres = { ...common, DATABASE_URL: await postgres.createDatabase('bench') };
+  const { figures: single } = await measureServers(onPostgres, 1);
+  const { figures: pair } = await measureServers(onPostgres, 2);
 
   const bareFile = join(folder, 'bare-express.mjs');
   await writeFile(bareFile, `
@@ -74,17 +102,21 @@ const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => console.l
 process.once('SIGTERM', () => server.close(() => process.exit(0)));
 `);
   const bare = await startProcess([bareFile], {});
-  const baseline = await load(`${bare.baseUrl}${EVENTS_PATH}`, headers);
+  const baseline = await load(`${bare.baseUrl}${EVENTS_PATH}`, {});
   await bare.stop();
 
-  const format = (value: number, digits = 0) => value.toFixed(digits).padStart(12);
-  console.log(`server benchmark: cached socialnet/events, sandbox key, ${LOAD_SECONDS} s with ${CONNECTIONS} connections, Node ${process.version}`);
-  console.log(`${''.padEnd(28)}${'full stack'.padStart(12)}${'bare express'.padStart(12)}${'ratio'.padStart(12)}`);
-  console.log(`${'requests/second'.padEnd(28)}${format(full.rps)}${format(baseline.rps)}${format(full.rps / baseline.rps, 2)}`);
-  console.log(`${'latency p50 (ms)'.padEnd(28)}${format(full.p50, 1)}${format(baseline.p50, 1)}`);
-  console.log(`${'latency p99 (ms)'.padEnd(28)}${format(full.p99, 1)}${format(baseline.p99, 1)}`);
-  console.log(`${'non-2xx answers'.padEnd(28)}${format(full.non2xx)}${format(baseline.non2xx)}`);
-  console.log(`goal: the full stack keeps at least half of the bare handler's throughput (${full.rps / baseline.rps >= 0.5 ? 'met' : 'NOT met'})`);
+  const columns: [string, Figures][] = [['SQLite', sqlite], ['PostgreSQL', single], ['2 × PG', pair], ['bare express', baseline]];
+  const format = (value: number, digits = 0) => value.toFixed(digits).padStart(14);
+  const row = (label: string, value: (figures: Figures) => string) => console.log(`${label.padEnd(24)}${columns.map(([, figures]) => value(figures)).join('')}`);
+  console.log(`server benchmark: cached socialnet/events, sandbox key, ${LOAD_SECONDS} s with ${CONNECTIONS} connections per instance, Node ${process.version}`);
+  console.log(`${''.padEnd(24)}${columns.map(([name]) => name.padStart(14)).join('')}`);
+  row('requests/second', (figures) => format(figures.rps));
+  row('latency p50 (ms)', (figures) => format(figures.p50, 1));
+  row('latency p99 (ms)', (figures) => format(figures.p99, 1));
+  row('non-2xx answers', (figures) => format(figures.non2xx));
+  console.log(`two instances on PostgreSQL: ${(pair.rps / single.rps).toFixed(2)} × one instance's throughput (this machine has ${availableParallelism()} cores, shared by both and by PostgreSQL)`);
+  console.log(`goal: the full stack on SQLite keeps at least half of the bare handler's throughput (${sqlite.rps / baseline.rps >= 0.5 ? 'met' : 'NOT met'})`);
 } finally {
+  await postgres.stop();
   await rm(folder, { recursive: true, force: true });
 }

@@ -23,6 +23,14 @@ export interface ContractProblem {
 /** An error whose message says all a user needs: the entry points print it alone, without a stack trace, and exit 1. */
 export class ToolchainError extends Error {
   override name = 'ToolchainError';
+  /** The entry point's exit code: 1, a problem of the contract; 2, a problem of how it was called. */
+  readonly exitCode: 1 | 2 = 1;
+}
+
+/** A problem of how an entry point was called (a `--base` that is no commit, a history too shallow): exit 2. */
+export class UsageError extends ToolchainError {
+  override name = 'UsageError';
+  override readonly exitCode = 2;
 }
 
 /** A contract that does not lint clean; the message is its first problem, one line, ready to print. */

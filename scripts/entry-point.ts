@@ -10,14 +10,17 @@ import { contractRoot } from './paths.ts';
 export interface EntryPointOptions {
   readonly contract: string;
   readonly output: string | undefined;
+  /** The values of the entry point's own string options (`command.ownOptions`), by name. */
+  readonly own: Readonly<Record<string, string | undefined>>;
 }
 
 /**
  * Runs `main` with the command line's options. A usage error prints the usage and exits 2; a
- * contract problem prints its one-line `file:line:col message` (any ToolchainError, its message) and exits 1.
+ * contract problem prints its one-line `file:line:col message` (any ToolchainError, its message) and exits
+ * with the error's code (1, or 2 for a UsageError).
  */
 export async function runEntryPoint(
-  command: { readonly usage: string; readonly writesOutput: boolean },
+  command: { readonly usage: string; readonly writesOutput: boolean; readonly ownOptions?: readonly string[] },
   main: (options: EntryPointOptions) => Promise<void>,
 ): Promise<void> {
   const { usage } = command;
@@ -28,6 +31,7 @@ export async function runEntryPoint(
         contract: { type: 'string' },
         help: { type: 'boolean' },
         ...(command.writesOutput ? { output: { type: 'string' } } : {}),
+        ...Object.fromEntries((command.ownOptions ?? []).map((name) => [name, { type: 'string' }])),
       } as const,
       strict: true,
       allowPositionals: false,
@@ -36,7 +40,8 @@ export async function runEntryPoint(
       console.log(`usage: ${usage}`);
       return;
     }
-    options = { contract: (values.contract as string | undefined) ?? contractRoot, output: values.output as string | undefined };
+    const own = Object.fromEntries((command.ownOptions ?? []).map((name) => [name, (values as Record<string, unknown>)[name] as string | undefined]));
+    options = { contract: (values.contract as string | undefined) ?? contractRoot, output: values.output as string | undefined, own };
   } catch (error) {
     console.error(`${(error as Error).message}\nusage: ${usage}`);
     process.exitCode = 2;
@@ -47,6 +52,6 @@ export async function runEntryPoint(
   } catch (error) {
     if (!(error instanceof ToolchainError)) throw error;
     console.error(error.message);
-    process.exitCode = 1;
+    process.exitCode = error.exitCode;
   }
 }

@@ -39,7 +39,7 @@ interface Bundle {
 }
 
 /** Bundles the contract at `contract` into `<dir>/openapi.json` with the project's Redocly CLI. */
-async function bundleContract(dir: string, contract: string): Promise<string> {
+export async function bundleContract(dir: string, contract: string): Promise<string> {
   const output = join(dir, 'openapi.json');
   const redocly = join(projectRoot, 'node_modules', '.bin', 'redocly');
   await run(redocly, ['bundle', contract, '--output', output, '--ext', 'json'], { cwd: projectRoot });

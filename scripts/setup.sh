@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the tests need on a fresh clone: the npm packages from the lock file, and Chromium
-# (Debian's package) for the browser tests of the rendered reference. Safe to run again.
+# Installs what the tests need on a fresh clone: the npm packages from the lock file, Chromium
+# (Debian's package) for the browser tests of the rendered reference, and PostgreSQL (Debian's
+# package) for the tests on PostgreSQL. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_RUNNING_NPM="$(node --version)"
@@ -22,4 +23,16 @@ if [ ! -x "$chromium_path" ]; then
     exit 1
   fi
 fi
-echo "setup done: npm packages installed, Chromium at $chromium_path"
+# PostgreSQL (Debian's package) for the tests that run the server on it: they start a private
+# cluster of their own (server/test-support/postgres-cluster.ts); the package's own cluster is not used.
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing PostgreSQL (Debian package 'postgresql') for the tests on PostgreSQL"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  else
+    echo "PostgreSQL is missing: install Debian's 'postgresql' package (the tests need initdb and pg_ctl)." >&2
+    exit 1
+  fi
+fi
+echo "setup done: npm packages installed, Chromium at $chromium_path, PostgreSQL in $(ls -d /usr/lib/postgresql/*/bin | tail -1)"

@@ -56,7 +56,7 @@ export function createApp({ config, stores, providers, clock, logger, metrics, r
   app.use(startCall(logger, metrics));
   app.use(routeOperation(stores.keys, clock));
   app.use(authenticate(stores.keys, clock));
-  app.use(rateLimit(new RateLimiter(clock), config.rateLimit));
+  app.use(rateLimit(new RateLimiter(stores.rateLimits, clock), config.rateLimit));
   app.use(authorize());
   app.use(parseJsonBody(), bodyErrors());
   app.use(contractValidator());

@@ -37,10 +37,19 @@ const variables: Record<string, { good: Case[]; bad: BadCase[] }> = {
     ],
   },
   DATABASE_URL: {
-    good: [{ value: '', field: 'databaseUrl', expected: './data/wsdq.sqlite' }, { value: ':memory:', field: 'databaseUrl', expected: ':memory:' }, { value: 'state/service.sqlite', field: 'databaseUrl', expected: 'state/service.sqlite' }],
+    good: [
+      { value: '', field: 'databaseUrl', expected: './data/wsdq.sqlite' },
+      { value: ':memory:', field: 'databaseUrl', expected: ':memory:' },
+      { value: 'state/service.sqlite', field: 'databaseUrl', expected: 'state/service.sqlite' },
+      { value: 'postgres://app:secret@db.internal:5432/wsdq', field: 'databaseUrl', expected: 'postgres://app:secret@db.internal:5432/wsdq' },
+      { value: 'postgresql://app@db.internal/wsdq?sslmode=require', field: 'databaseUrl', expected: 'postgresql://app@db.internal/wsdq?sslmode=require' },
+      { value: 'postgres://wsdq@/wsdq?host=/run/postgresql', field: 'databaseUrl', expected: 'postgres://wsdq@/wsdq?host=/run/postgresql' },
+    ],
     bad: [
-      { value: 'postgres://app:secret@db/wsdq', message: 'DATABASE_URL must be a SQLite file path or :memory: (the service embeds SQLite), got a postgres: URL' },
-      { value: 'sqlite:data.db', message: 'DATABASE_URL must be a SQLite file path or :memory: (the service embeds SQLite), got a sqlite: URL' },
+      { value: 'mysql://app:secret@db/wsdq', message: 'DATABASE_URL must be a SQLite file path, :memory:, or a postgres:// or postgresql:// URL, got a mysql: URL' },
+      { value: 'sqlite:data.db', message: 'DATABASE_URL must be a SQLite file path, :memory:, or a postgres:// or postgresql:// URL, got a sqlite: URL' },
+      { value: 'postgres://app:secret@db.internal:5432', message: 'DATABASE_URL is not a PostgreSQL URL the service can use: it names no database (such as postgres://user@host/wsdq), got "postgres://app:***@db.internal:5432"' },
+      { value: 'postgres://app:secret@db.internal:port/wsdq', message: 'DATABASE_URL is not a PostgreSQL URL the service can use: it does not parse (libpq\'s forms: postgres://user:password@host:port/database, or postgres://user@/database?host=/socket/folder), got "postgres://app:***@db.internal:port/wsdq"' },
       { value: '<folder>', message: 'DATABASE_URL must be a file path, got the directory "<folder>" (such as <folder>/wsdq.sqlite)' },
     ],
   },

@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import type { OperationId } from '../generated/operations.ts';
 import { parseCorsOrigins, type CorsOrigins } from '../lib/cors.ts';
 import { ConfigError } from './config-error.ts';
+import { isPostgresUrl, postgresUrlProblem, shownDatabaseUrl } from './store/database-url.ts';
 import { braveConfig, type BraveConfig } from './providers/brave/config.ts';
 import { firecrawlConfig, type FirecrawlConfig } from './providers/firecrawl/config.ts';
 import { meetupConfig, type MeetupConfig } from './providers/meetup/config.ts';
@@ -41,7 +42,7 @@ export interface UpstreamConfigs {
 export interface ServerConfig {
   port: number;
   host: string;
-  /** SQLite file, or `:memory:`. */
+  /** SQLite file, `:memory:`, or a PostgreSQL URL (postgres:// or postgresql://). */
   databaseUrl: string;
   /** Default per-key policy; a key may carry its own. */
   rateLimit: RateLimitPolicy;
@@ -92,13 +93,18 @@ function host(env: NodeJS.ProcessEnv): string {
   throw new ConfigError(`HOST must be an IP address of this machine (such as 127.0.0.1, 0.0.0.0 or ::) or a host name, got "${text}"`);
 }
 
-/** A SQLite file path or `:memory:`; a URL of another database is refused without echoing it (it may hold a password). */
+/** A SQLite file path, `:memory:`, or a PostgreSQL URL; a URL of another database is refused, and no URL is echoed with its password. */
 export function databaseUrl(env: NodeJS.ProcessEnv): string {
   const text = env.DATABASE_URL;
   if (text === undefined || text === '') return './data/wsdq.sqlite';
   if (text === ':memory:') return text;
+  if (isPostgresUrl(text)) {
+    const problem = postgresUrlProblem(text);
+    if (problem) throw new ConfigError(`DATABASE_URL is not a PostgreSQL URL the service can use: ${problem}, got "${shownDatabaseUrl(text)}"`);
+    return text;
+  }
   const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(text)?.[1];
-  if (scheme) throw new ConfigError(`DATABASE_URL must be a SQLite file path or :memory: (the service embeds SQLite), got a ${scheme}: URL`);
+  if (scheme) throw new ConfigError(`DATABASE_URL must be a SQLite file path, :memory:, or a postgres:// or postgresql:// URL, got a ${scheme}: URL`);
   if (statSync(text, { throwIfNoEntry: false })?.isDirectory()) throw new ConfigError(`DATABASE_URL must be a file path, got the directory "${text}" (such as ${text.replace(/\/$/, '')}/wsdq.sqlite)`);
   return text;
 }

@@ -24,6 +24,7 @@ import type { ProviderRegistry } from './providers/registry.ts';
 import { createWebProvider } from './providers/web/index.ts';
 import { newInstanceId, type LeaseTerms } from './held-lease.ts';
 import { repeat } from './repeat.ts';
+import { shownDatabaseUrl } from './store/database-url.ts';
 import { openStores, type Stores } from './store/index.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
@@ -57,7 +58,7 @@ let stores: Stores;
 try {
   stores = await openStores(config.databaseUrl, { ledgerObserver: metrics });
 } catch (error) {
-  refuseConfiguration(`DATABASE_URL: cannot open the database ${config.databaseUrl}: ${(error as Error).message}`);
+  refuseConfiguration(`DATABASE_URL: cannot open the database ${shownDatabaseUrl(config.databaseUrl)}: ${(error as Error).message}`);
 }
 let providers: ProviderRegistry;
 try {
@@ -104,7 +105,7 @@ const stopMaintenance = repeat(MAINTENANCE_INTERVAL_MS, async () => {
 });
 
 const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-console.log(`Web and Social Data Query Service listening on http://${shownHost}:${port}/v1 (database ${config.databaseUrl}, instance ${lease.owner})`);
+console.log(`Web and Social Data Query Service listening on http://${shownHost}:${port}/v1 (database ${shownDatabaseUrl(config.databaseUrl)}, instance ${lease.owner})`);
 
 function shutdown(signal: string): void {
   console.log(`${signal} received: finishing in-flight requests`);

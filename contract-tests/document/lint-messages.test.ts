@@ -100,6 +100,30 @@ const cases: readonly Case[] = [
     ],
     onEditedLine: true,
   },
+  {
+    name: 'a deprecated operation without an x-sunset date asks for the date it may be removed',
+    edit: { file: 'paths/web_monitors_{monitor_id}.yaml', from: 'delete:\n  operationId: deleteMonitor\n', to: 'delete:\n  operationId: deleteMonitor\n  deprecated: true\n' },
+    expected: ['openapi/paths/web_monitors_{monitor_id}.yaml A deprecated operation gives the date it may be removed: `x-sunset: YYYY-MM-DD`, at least six months ahead. (rule/deprecated-operation-sunset)'],
+    onEditedLine: false,
+  },
+  {
+    name: 'a deprecated parameter without an x-sunset date asks for the date it may be removed',
+    edit: { file: 'components/parameters/ProxyQuery.yaml', from: 'required: false\n', to: 'required: false\ndeprecated: true\n' },
+    expected: ['openapi/components/parameters/ProxyQuery.yaml A deprecated parameter gives the date it may be removed: `x-sunset: YYYY-MM-DD`, at least six months ahead. (rule/deprecated-parameter-sunset)'],
+    onEditedLine: false,
+  },
+  {
+    name: 'a deprecated property without an x-sunset date asks for the date it may be removed',
+    edit: { file: 'components/schemas/MicroblogMetrics.yaml', from: '  views:\n', to: '  views:\n    deprecated: true\n' },
+    expected: ['openapi/components/schemas/MicroblogMetrics.yaml A deprecated schema or property gives the date it may be removed: `x-sunset: YYYY-MM-DD`, at least six months ahead. (rule/deprecated-property-sunset)'],
+    onEditedLine: false,
+  },
+  {
+    name: 'an x-sunset that is not a YYYY-MM-DD date is refused',
+    edit: { file: 'paths/web_monitors_{monitor_id}.yaml', from: 'get:\n  operationId: getMonitor\n', to: "get:\n  operationId: getMonitor\n  deprecated: true\n  x-sunset: 'next spring'\n" },
+    expected: ['openapi/paths/web_monitors_{monitor_id}.yaml `x-sunset` is a date, YYYY-MM-DD. (rule/operation-sunset-date)'],
+    onEditedLine: false,
+  },
 ];
 
 function withoutPosition(problem: ContractProblem, dir: string): string {

@@ -324,7 +324,7 @@ function keyCasesOf(operation: ContractOperation): ContractCase[] {
   return cases;
 }
 
-const SERVERS: TargetName[] = ['server', 'server-live', 'server-upstreams'];
+const SERVERS: TargetName[] = ['server', 'server-live', 'server-upstreams', 'server-postgres'];
 const UNKNOWN_IDS: Record<string, string> = { job_id: 'job_01M7W3QYVRK6724RN1MPS1JQRE', monitor_id: 'mon_01JD8XE6SZAEAVSNTCPM5Q1NXW' };
 
 /**

@@ -111,8 +111,15 @@ describe('key commands', () => {
     await expect(readFile(nowhere)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('a bad DATABASE_URL is refused as a configuration error naming it, exit 2', async () => {
-    const failure = await run(process.execPath, ['server/cli/keys.ts', 'list'], { env: { ...env, DATABASE_URL: 'postgres://user:secret@db/keys' } }).catch((error: { code: number; stderr: string }) => error);
-    expect(failure).toMatchObject({ code: 2, stderr: 'Configuration error: DATABASE_URL must be a SQLite file path or :memory: (the service embeds SQLite), got a postgres: URL\n' });
+  it.each([
+    { name: 'a URL of another database', url: 'mysql://user:secret@db/keys', stderr: 'Configuration error: DATABASE_URL must be a SQLite file path, :memory:, or a postgres:// or postgresql:// URL, got a mysql: URL\n' },
+    {
+      name: 'a PostgreSQL URL that cannot be reached (its password masked)',
+      url: 'postgres://user:secret@/keys?host=/nowhere-a-socket',
+      stderr: 'Configuration error: DATABASE_URL: cannot open the database postgres://user:***@/keys?host=/nowhere-a-socket: connect ENOENT /nowhere-a-socket/.s.PGSQL.5432\n',
+    },
+  ])('a bad DATABASE_URL, $name, is refused as a configuration error naming it, exit 2', async ({ url, stderr }) => {
+    const failure = await run(process.execPath, ['server/cli/keys.ts', 'list'], { env: { ...env, DATABASE_URL: url } }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2, stderr });
   });
 });

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, databaseUrl, parseRateLimit } from '../config.ts';
 import { PLATFORM_SCOPES, type Scope } from '../store/api-keys.ts';
+import { shownDatabaseUrl } from '../store/database-url.ts';
 import { openStores, type Stores } from '../store/index.ts';
 import { commandHelp, type CommandSpec } from './help.ts';
 
@@ -173,7 +174,10 @@ async function main(argv: string[]): Promise<number> {
       console.log(help);
       return 0;
     }
-    stores = await openStores(databaseUrl(process.env));
+    const location = databaseUrl(process.env);
+    stores = await openStores(location).catch((error: Error) => {
+      throw new ConfigError(`DATABASE_URL: cannot open the database ${shownDatabaseUrl(location)}: ${error.message}`);
+    });
     await command.run(stores, parsed.values, parsed.positionals);
     return 0;
   } catch (error) {

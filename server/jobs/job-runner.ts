@@ -236,7 +236,7 @@ export class JobRunner {
       let seq = done;
       for (const result of fetched) {
         if (result.page.document) {
-          const charge = await this.stores.ledger.charge(stored.keyId, cost, { jobId: job.id, operationId }, new Date(this.clock.now()));
+          const charge = await this.stores.ledger.charge(stored.keyId, cost, { jobId: job.id, operationId, pageSeq: seq + 1 }, new Date(this.clock.now()));
           if (!charge.ok) {
             await endJob(stores, this.clock, stored, { ...record, status: 'failed', completed_at: now(), error: { code: 'insufficient_credits', message: `The key's balance (${charge.balance}) does not cover the next page (${cost} credit${cost === 1 ? '' : 's'}); the pages stored so far are kept.` } });
             return false;

@@ -29,7 +29,9 @@ export async function newestFirstPage<T>(
   limit: number,
   after: string | undefined,
 ): Promise<{ records: T[]; nextCursor: string | null }> {
-  const rows = await database.all<{ id: string; record: string }>(`SELECT id, record FROM ${table} WHERE key_id = ? AND (? IS NULL OR id < ?) ORDER BY id DESC LIMIT ?`, [keyId, after ?? null, after ?? null, limit + 1]);
+  const rows = after === undefined
+    ? await database.all<{ id: string; record: string }>(`SELECT id, record FROM ${table} WHERE key_id = ? ORDER BY id DESC LIMIT ?`, [keyId, limit + 1])
+    : await database.all<{ id: string; record: string }>(`SELECT id, record FROM ${table} WHERE key_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, [keyId, after, limit + 1]);
   const page = rows.slice(0, limit);
   const nextCursor = rows.length > limit ? encodeCursor({ list: table, keyId, after: page.at(-1)!.id }) : null;
   return { records: page.map((row) => JSON.parse(row.record) as T), nextCursor };

@@ -6,6 +6,13 @@ import type { SqlDatabase } from './sql.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * How long a claim may stay in flight before it is taken for abandoned (its instance died
+ * mid-request) and the key may be claimed again: far beyond any request's own bound (every
+ * upstream call has a timeout of at most tens of seconds).
+ */
+export const IN_FLIGHT_RECLAIM_MS = 5 * 60 * 1000;
+
 export interface StoredAnswer {
   status: number;
   headers: Record<string, string>;
@@ -33,9 +40,16 @@ export class IdempotencyRecords {
     this.database = database;
   }
 
-  /** Claims `idempotencyKey` for a request, or tells what already holds it. Expired records are dropped first. */
+  /**
+   * Claims `idempotencyKey` for a request, or tells what already holds it: one INSERT … ON CONFLICT
+   * DO NOTHING, so of requests racing on any number of instances exactly one claims. Expired
+   * records, and claims in flight for longer than IN_FLIGHT_RECLAIM_MS, are dropped first.
+   */
   async claim(keyId: string, idempotencyKey: string, fingerprint: string, nowMs: number): Promise<Claim> {
-    await this.database.run('DELETE FROM idempotency_records WHERE key_id = ? AND idempotency_key = ? AND created_at_ms <= ?', [keyId, idempotencyKey, nowMs - IDEMPOTENCY_TTL_MS]);
+    await this.database.run(
+      `DELETE FROM idempotency_records WHERE key_id = ? AND idempotency_key = ? AND (created_at_ms <= ? OR (state = 'in_flight' AND created_at_ms <= ?))`,
+      [keyId, idempotencyKey, nowMs - IDEMPOTENCY_TTL_MS, nowMs - IN_FLIGHT_RECLAIM_MS],
+    );
     const inserted = await this.database.run(`INSERT INTO idempotency_records (key_id, idempotency_key, fingerprint, state, created_at_ms) VALUES (?, ?, ?, 'in_flight', ?) ON CONFLICT DO NOTHING`, [keyId, idempotencyKey, fingerprint, nowMs]);
     if (inserted === 1) return { kind: 'claimed' };
     const row = (await this.database.get<RecordRow>('SELECT * FROM idempotency_records WHERE key_id = ? AND idempotency_key = ?', [keyId, idempotencyKey]))!;

@@ -6,6 +6,9 @@ import { Ledger, type LedgerObserver } from './ledger.ts';
 import { MonitorStore } from './monitors.ts';
 import { ResponseCache } from './response-cache.ts';
 import type { SqlDatabase } from './sql.ts';
+import { isPostgresUrl } from './database-url.ts';
+import { PostgresDatabase } from './postgres/postgres-database.ts';
+import { RateLimitWindows } from './rate-limit-windows.ts';
 import { SqliteDatabase } from './sqlite/sqlite-database.ts';
 import { WebhookMessages } from './webhook-messages.ts';
 
@@ -18,6 +21,7 @@ export interface Stores {
   jobs: JobStore;
   monitors: MonitorStore;
   webhooks: WebhookMessages;
+  rateLimits: RateLimitWindows;
 }
 
 export interface StoreOptions {
@@ -25,9 +29,10 @@ export interface StoreOptions {
   ledgerObserver?: LedgerObserver;
 }
 
-/** Opens the database at `location` (migrating it) and builds the stores over it. */
+/** Opens the database at `location` (migrating it) and builds the stores over it: PostgreSQL for a postgres:// or postgresql:// URL, else SQLite (a file path or `:memory:`). */
 export async function openStores(location: string, options: StoreOptions = {}): Promise<Stores> {
-  return storesOver(new SqliteDatabase(location), options);
+  const database = isPostgresUrl(location) ? await PostgresDatabase.open(location) : new SqliteDatabase(location);
+  return storesOver(database, options);
 }
 
 /** The stores over an open database. */
@@ -41,5 +46,6 @@ export function storesOver(database: SqlDatabase, options: StoreOptions = {}): S
     jobs: new JobStore(database),
     monitors: new MonitorStore(database),
     webhooks: new WebhookMessages(database),
+    rateLimits: new RateLimitWindows(database),
   };
 }

@@ -9,6 +9,8 @@ export interface LedgerReference {
   requestId?: string;
   operationId?: string;
   jobId?: string;
+  /** The page of job `jobId` a per-page charge pays for: the ledger holds one charge per job and page. */
+  pageSeq?: number;
 }
 
 export type ChargeResult = { ok: true; balance: number } | { ok: false; balance: number };
@@ -99,8 +101,8 @@ export class Ledger {
   }
 
   private async append(keyId: string, kind: string, amount: number, balanceAfter: number, reference: LedgerReference, now: Date): Promise<void> {
-    await this.database.run('INSERT INTO ledger (key_id, kind, amount, balance_after, request_id, operation_id, job_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-      keyId, kind, amount, balanceAfter, reference.requestId ?? null, reference.operationId ?? null, reference.jobId ?? null, now.toISOString(),
+    await this.database.run('INSERT INTO ledger (key_id, kind, amount, balance_after, request_id, operation_id, job_id, job_page_seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+      keyId, kind, amount, balanceAfter, reference.requestId ?? null, reference.operationId ?? null, reference.jobId ?? null, reference.pageSeq ?? null, now.toISOString(),
     ]);
   }
 }

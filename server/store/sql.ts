@@ -1,13 +1,13 @@
 /**
  * The one way the stores reach their database: plain SQL with `?` placeholders, every call
  * answering a promise, and transactions that nest (as savepoints). The SQLite backend
- * (sqlite/sqlite-database.ts) implements it.
+ * (sqlite/sqlite-database.ts) and the PostgreSQL backend (postgres/postgres-database.ts) implement it.
  */
 export type SqlValue = string | number | null;
 
 export interface SqlDatabase {
   /** Which engine answers, for the few statements that must differ between engines. */
-  readonly dialect: 'sqlite';
+  readonly dialect: 'sqlite' | 'postgres';
   /** Runs a statement that returns no rows; answers how many rows it changed. */
   run(sql: string, params?: readonly SqlValue[]): Promise<number>;
   /** The first row of a query, or undefined. */

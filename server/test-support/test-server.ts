@@ -1,5 +1,5 @@
 /**
- * The real app on an ephemeral loopback port, over an in-memory database, with the clock, the
+ * The real app on an ephemeral loopback port, over an in-memory database (or `databaseUrl`), with the clock, the
  * providers and the log destination injected, for the server's own tests.
  */
 import type { Server } from 'node:http';
@@ -59,6 +59,8 @@ export interface TestServerOptions {
   clockStart?: number;
   /** PUBLIC_BASE_URL: where the service is reached behind a proxy. */
   publicBaseUrl?: string;
+  /** DATABASE_URL: a new in-memory SQLite database unless given (such as `newPostgresDatabase()`'s URL). */
+  databaseUrl?: string;
 }
 
 export interface TestServer {
@@ -85,7 +87,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const clock = new ManualClock(options.clockStart);
   const metrics = new Metrics();
   const readiness: Readiness = { shuttingDown: false };
-  const stores = await openStores(':memory:', { ledgerObserver: metrics });
+  const stores = await openStores(options.databaseUrl ?? ':memory:', { ledgerObserver: metrics });
   const logLines: Record<string, unknown>[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(JSON.parse(line)) });
   const policy = { allowPrivateNetwork: options.allowPrivateNetwork ?? false };

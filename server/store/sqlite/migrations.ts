@@ -124,6 +124,18 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_by_status ON jobs (status);
   `,
   `
+  -- A page of a job is charged at most once, whatever replays its step: the charge names the
+  -- page's sequence number, and the ledger holds one charge per job and page. Rate-limit windows
+  -- live here too, so every process on the database counts one window per key.
+  ALTER TABLE ledger ADD COLUMN job_page_seq INTEGER;
+  CREATE UNIQUE INDEX ledger_one_charge_per_page ON ledger (job_id, job_page_seq) WHERE job_page_seq IS NOT NULL;
+  CREATE TABLE rate_limit_windows (
+    key_id TEXT PRIMARY KEY,
+    window_starts_at_ms INTEGER NOT NULL,
+    count INTEGER NOT NULL
+  );
+  `,
+  `
   -- Webhook messages name their subject (the job or monitor they announce): one subject's events
   -- are delivered in the order they were queued, different subjects' concurrently.
   ALTER TABLE webhook_messages ADD COLUMN subject TEXT;

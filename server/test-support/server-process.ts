@@ -1,0 +1,44 @@
+/** The server as `npm start` runs it (`node server/main.ts`), in a process of its own with the given environment, on an ephemeral loopback port. */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { promisify } from 'node:util';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Base URL including `/v1`. */
+  baseUrl: string;
+  /** Sends SIGTERM and resolves with the exit code once the process has ended. */
+  stop(): Promise<number | null>;
+}
+
+export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['server/main.ts'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk;
+      const match = /listening on (\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+  });
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return {
+    child,
+    baseUrl,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      return ((await exited) as [number | null])[0];
+    },
+  };
+}
+
+/** Runs a key command (`server/cli/keys.ts`) on the database of `env` and answers the new key's secret and id (for `create`) or what it printed. */
+export async function keyCommand(env: NodeJS.ProcessEnv, args: string[]): Promise<{ stdout: string; secret: string; id: string | undefined }> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['server/cli/keys.ts', ...args], { env: { ...process.env, ...env } });
+  return { stdout, secret: stdout.trim().split('\n').at(-1)!, id: /key (\S+) with/.exec(stdout)?.[1] };
+}
