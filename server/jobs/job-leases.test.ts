@@ -1,15 +1,16 @@
 /** Jobs under leases, two runners on one database: one runs a job at a time, and one that lost its lease writes nothing more. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORE_BACKENDS } from '../test-support/store-backends.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 import { JobRunner } from './job-runner.ts';
 
 const LEASE_MS = 60_000;
 
-describe('jobs under leases', () => {
+describe.each(STORE_BACKENDS)('jobs under leases on $name', ({ newLocation }) => {
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ databaseUrl: await newLocation() });
   });
   afterAll(async () => {
     await server.close();
@@ -37,7 +38,8 @@ describe('jobs under leases', () => {
     const done = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job;
     expect(done).toMatchObject({ status: 'completed', pages_completed: 6 });
     expect(await pageSeqs(job.id)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect((await server.stores.ledger.entries(id)).filter((entry) => entry.jobId === job.id && entry.kind === 'charge')).toHaveLength(6);
+    const charges = await server.stores.database.all<{ job_page_seq: number }>(`SELECT job_page_seq FROM ledger WHERE key_id = ? AND job_id = ? AND kind = 'charge' ORDER BY job_page_seq`, [id, job.id]);
+    expect(charges.map((charge) => charge.job_page_seq)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(await server.stores.database.get('SELECT lease_owner FROM jobs WHERE id = ?', [job.id])).toEqual({ lease_owner: null });
   });
 });
