@@ -43,7 +43,7 @@ const cases: readonly Case[] = [
     name: 'a removed response field is breaking',
     head: [
       { file: metrics, from: 'likes, bookmarks, views]', to: 'likes, views]' },
-      { file: metrics, from: "  bookmarks:\n    type: [integer, 'null']\n    minimum: 0\n    description: Number of bookmarks, or `null` when the upstream does not provide it.\n    examples: [611]\n", to: '' },
+      { file: metrics, from: "  bookmarks:\n    type: [integer, 'null']\n    format: int64\n    minimum: 0\n    description: Number of bookmarks, or `null` when the upstream does not provide it.\n    examples: [611]\n", to: '' },
     ],
     reports: ['getMicroblogPost response-field-removed 200 data.post.metrics.bookmarks breaking'],
   },
