@@ -95,6 +95,10 @@ const variables: Record<string, { good: Case[]; bad: BadCase[] }> = {
     good: [{ value: '', field: 'jobTickMs', expected: 100 }, { value: '10', field: 'jobTickMs', expected: 10 }],
     bad: [{ value: '5', message: 'JOB_TICK_MS must be an integer from 10 to 60000, got "5"' }, { value: 'fast', message: 'JOB_TICK_MS must be an integer from 10 to 60000, got "fast"' }],
   },
+  LEASE_MS: {
+    good: [{ value: '', field: 'leaseMs', expected: 30_000 }, { value: '500', field: 'leaseMs', expected: 500 }],
+    bad: [{ value: '100', message: 'LEASE_MS must be an integer from 500 to 600000, got "100"' }],
+  },
   CORS_ORIGINS: {
     good: [{ value: '', field: 'corsOrigins', expected: null }, { value: '*', field: 'corsOrigins', expected: '*' }, { value: 'https://app.example.com', field: 'corsOrigins', expected: ['https://app.example.com'] }],
     bad: [{ value: 'app.example.com/path', message: 'CORS_ORIGINS must be * or a comma-separated list of origins' }],

@@ -59,6 +59,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** How often the job runner advances active jobs, in milliseconds. */
   jobTickMs: number;
+  /** How long a claim on a job, monitor check or webhook delivery lasts unless renewed (another instance takes the work over after it), in milliseconds. */
+  leaseMs: number;
   /** Origins allowed to call from a browser (`CORS_ORIGINS`), or null for no CORS. */
   corsOrigins: CorsOrigins | null;
   /** Where callers reach the service behind a proxy (error links point there), or null: the address each caller used. */
@@ -197,6 +199,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     checkResponseHeaders: oneOf(env, 'NODE_ENV', NODE_ENVS, 'development') !== 'production',
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     jobTickMs: integer(env, 'JOB_TICK_MS', 100, 10, 60_000),
+    leaseMs: integer(env, 'LEASE_MS', 30_000, 500, 600_000),
     corsOrigins: corsOrigins(env),
     publicBaseUrl: publicBaseUrl(env),
   };

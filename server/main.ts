@@ -3,7 +3,8 @@
  * database (DATABASE_URL, default ./data/wsdq.sqlite). A bad variable stops it with exit code 2; an
  * address it cannot bind, with exit code 1; "listening" is printed only once the socket is bound,
  * and only then do the job runner, webhooks and monitors start. SIGTERM or SIGINT turns /readyz
- * to 503, lets in-flight requests finish, then closes the database.
+ * to 503, lets in-flight requests finish and the background work release its leases, then closes
+ * the database.
  */
 import { createHttpServer } from '../lib/http-server.ts';
 import { createApp } from './app.ts';
@@ -21,6 +22,7 @@ import type { Readiness } from './operator/routes.ts';
 import { buildProviders } from './providers/build-providers.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import { createWebProvider } from './providers/web/index.ts';
+import { newInstanceId, type LeaseTerms } from './held-lease.ts';
 import { repeat } from './repeat.ts';
 import { shownDatabaseUrl } from './store/database-url.ts';
 import { openStores, type Stores } from './store/index.ts';
@@ -88,11 +90,13 @@ try {
   process.exit(1);
 }
 
-const runner = new JobRunner(stores, systemClock, providers, metrics);
+/** This instance's claim on jobs, monitor checks and webhook deliveries, which other instances on the database see. */
+const lease: LeaseTerms = { owner: newInstanceId(), leaseMs: config.leaseMs };
+const runner = new JobRunner(stores, systemClock, providers, metrics, lease);
 runner.start(config.jobTickMs);
-const webhooks = new WebhookDispatcher(stores, systemClock, agent, policy);
+const webhooks = new WebhookDispatcher(stores, systemClock, agent, policy, { lease });
 webhooks.start(WEBHOOK_TICK_MS);
-const monitors = new MonitorScheduler(stores, systemClock, providers, metrics);
+const monitors = new MonitorScheduler(stores, systemClock, providers, metrics, lease);
 monitors.start(MONITOR_TICK_MS);
 const stopMaintenance = repeat(MAINTENANCE_INTERVAL_MS, async () => {
   const now = systemClock.now();
@@ -101,17 +105,16 @@ const stopMaintenance = repeat(MAINTENANCE_INTERVAL_MS, async () => {
 });
 
 const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-console.log(`Web and Social Data Query Service listening on http://${shownHost}:${port}/v1 (database ${shownDatabaseUrl(config.databaseUrl)})`);
+console.log(`Web and Social Data Query Service listening on http://${shownHost}:${port}/v1 (database ${shownDatabaseUrl(config.databaseUrl)}, instance ${lease.owner})`);
 
 function shutdown(signal: string): void {
   console.log(`${signal} received: finishing in-flight requests`);
   readiness.shuttingDown = true;
-  runner.stop();
-  webhooks.stop();
-  monitors.stop();
+  // The background work ends and its leases are released (other instances take it over at once) while requests finish.
+  const workStopped = Promise.allSettled([runner.stop(), webhooks.stop(), monitors.stop()]);
   stopMaintenance();
   server.close(() => {
-    void closeResources().then(() => {
+    void workStopped.then(closeResources).then(() => {
       console.log('stopped');
       process.exit(0);
     });

@@ -1,7 +1,8 @@
 /** What a failed run reports: by default one line on standard error. */
 export type RepeatFailure = (error: unknown) => void;
 
-const reportOnStderr: RepeatFailure = (error) => {
+/** The default report of periodic work that failed: one line on standard error. */
+export const reportOnStderr: RepeatFailure = (error) => {
   console.error(`periodic work failed, and runs again at its next interval: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 };
 

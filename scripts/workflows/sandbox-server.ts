@@ -43,7 +43,7 @@ export async function startSandboxServer(): Promise<SandboxServer> {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     sandboxKey: async (credits) => (await stores.keys.create({ credits, sandbox: true, name: 'npm run workflows' })).secret,
     async close() {
-      runner.stop();
+      await runner.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await providers.close();

@@ -11,6 +11,7 @@ import type { DataProvider, WebAgent } from '../providers/types.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 import type { AgentProgress } from './agent-job.ts';
 import { JobRunner } from './job-runner.ts';
+import { DEFAULT_LEASE_MS } from '../held-lease.ts';
 
 const scripted = (step: WebAgent['step']): DataProvider => ({ name: 'scripted', fetch: async () => ({}), agent: { step } });
 
@@ -58,6 +59,8 @@ describe('sandbox agent jobs', () => {
     await server.runner.tick();
     expect((await server.stores.jobs.progress<AgentProgress>(job.id))!.reads.map((read) => read.url)).toEqual([request.url]);
 
+    // The old runner's process is gone: its lease on the job expires, and the new runner takes the job over.
+    server.clock.advance(DEFAULT_LEASE_MS);
     const restarted = new JobRunner(server.stores, server.clock, server.providers);
     for (let tick = 0; tick < pages; tick++) await restarted.tick();
     const done = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job;

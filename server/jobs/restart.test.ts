@@ -29,7 +29,7 @@ describe('a crawl across a killed server', () => {
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     folder = await mkdtemp(join(tmpdir(), 'restart-'));
-    env = { ...process.env, DATABASE_URL: join(folder, 'service.sqlite'), ALLOW_PRIVATE_NETWORK: 'true', JOB_TICK_MS: '20', LOG_LEVEL: 'warn', PORT: '0' };
+    env = { ...process.env, DATABASE_URL: join(folder, 'service.sqlite'), ALLOW_PRIVATE_NETWORK: 'true', JOB_TICK_MS: '20', LEASE_MS: '1000', LOG_LEVEL: 'warn', PORT: '0' };
   });
   afterAll(async () => {
     await new Promise<void>((resolve) => site.close(() => resolve()));

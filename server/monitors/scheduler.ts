@@ -7,8 +7,11 @@
  * that fails leaves the check `changed` with `judgement` null and its failure in `error`), prunes
  * checks past `retention_days`, schedules the next one, and queues `monitor.changed` (with the
  * judge: unless it found that the change does not meet the goal) or `monitor.check_failed` for the
- * webhook, all in one transaction.
+ * webhook, all in one transaction. A check is made by the one instance holding the monitor's lease
+ * (`held-lease.ts`): claimed when due, renewed while the check runs, verified first in the
+ * transaction that stores the check, released after it.
  */
+import { defaultLeaseTerms, HeldLease, leasedStores, LeaseLost, type LeaseTerms } from '../held-lease.ts';
 import { repeat } from '../repeat.ts';
 import { createTwoFilesPatch } from 'diff';
 import { ulid } from '../../lib/request-id.ts';
@@ -24,6 +27,8 @@ import { observe, type Observation } from './observe.ts';
 import { nextCheckAt } from './schedule.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Monitors claimed per tick at most (the rest wait for the next tick, or another instance). */
+const CLAIMS_PER_TICK = 32;
 
 /** The judge's verdict on a change, or why there is none. */
 interface Verdict {
@@ -45,34 +50,46 @@ export class MonitorScheduler {
   private readonly clock: Clock;
   private readonly providers: ProviderRegistry;
   private readonly metrics: UpstreamErrorObserver | undefined;
-  private readonly running = new Set<string>();
+  private readonly terms: LeaseTerms;
+  /** The checks under way here, by monitor, with their leases. */
+  private readonly running = new Map<string, HeldLease>();
+  private stopping = false;
   private stopRepeating: (() => void) | undefined;
 
-  /** `metrics` counts the checks an upstream failed, under the provider's name. */
-  constructor(stores: Stores, clock: Clock, providers: ProviderRegistry, metrics?: UpstreamErrorObserver) {
+  /** `metrics` counts the checks an upstream failed, under the provider's name; `terms` are this instance's leases on checks. */
+  constructor(stores: Stores, clock: Clock, providers: ProviderRegistry, metrics?: UpstreamErrorObserver, terms: LeaseTerms = defaultLeaseTerms()) {
     this.stores = stores;
     this.clock = clock;
     this.providers = providers;
     this.metrics = metrics;
+    this.terms = terms;
   }
 
   start(tickMs: number): void {
     this.stopRepeating = repeat(tickMs, () => this.tick());
   }
 
-  stop(): void {
+  /** Stops checking, and releases the leases of the checks under way (their results are not stored: another instance checks again at once). */
+  async stop(): Promise<void> {
+    this.stopping = true;
     this.stopRepeating?.();
+    await Promise.all([...this.running.values()].map((lease) => lease.release()));
   }
 
-  /** Checks every due monitor once; resolves when those checks are stored. */
+  /** Claims every due monitor no instance is checking and checks each once; resolves when those checks are stored. */
   async tick(): Promise<void> {
-    const due = (await this.stores.monitors.due(this.clock.now())).filter(({ monitor }) => !this.running.has(monitor.id));
+    if (this.stopping) return;
+    const due = await this.stores.monitors.claimDue(this.terms.owner, this.clock.now(), this.terms.leaseMs, CLAIMS_PER_TICK);
     await Promise.all(due.map(async ({ keyId, monitor }) => {
-      this.running.add(monitor.id);
+      const lease = new HeldLease(this.stores.monitors.leases, monitor.id, this.terms, this.clock);
+      this.running.set(monitor.id, lease);
       try {
-        await this.check(keyId, monitor);
+        await this.check(keyId, monitor, lease);
+      } catch (error) {
+        if (!(error instanceof LeaseLost)) throw error;
       } finally {
         this.running.delete(monitor.id);
+        await lease.release();
       }
     }));
   }
@@ -96,12 +113,13 @@ export class MonitorScheduler {
     }
   }
 
-  private async check(keyId: string, monitor: Monitor): Promise<void> {
+  /** One check of `monitor`, stored under `lease` (`LeaseLost` when another instance holds it by then). */
+  private async check(keyId: string, monitor: Monitor, lease: HeldLease): Promise<void> {
     const key = { sandbox: (await this.stores.keys.get(keyId))?.sandbox ?? false };
     const provider = this.providerOf(key, monitor);
     // Never aborted: every upstream call is bounded in time by its client.
     const signal = new AbortController().signal;
-    // Only this scheduler checks this monitor (`running`), so the last content stays as read here.
+    // Only the holder of the lease checks this monitor, so the last content stays as read here.
     const previous = await this.stores.monitors.lastContent(monitor.id);
     let observation: Observation | undefined;
     let failure: ProviderError | undefined;
@@ -115,7 +133,7 @@ export class MonitorScheduler {
     const diff = outcome === 'changed' ? unifiedDiff(previous!, observation!.content) : null;
     const verdict = diff !== null && monitor.judge_enabled ? await this.verdict(key, monitor, diff, signal) : undefined;
     const nowMs = this.clock.now();
-    await this.stores.database.transaction(async () => {
+    await leasedStores(this.stores, lease).database.transaction(async () => {
       const current = await this.stores.monitors.get(keyId, monitor.id);
       if (!current || current.status !== 'active') return;
       const check: MonitorCheck = {
@@ -133,7 +151,7 @@ export class MonitorScheduler {
       await this.stores.monitors.save(updated);
       const type = outcome === 'failed' ? 'monitor.check_failed' : outcome === 'changed' && check.judgement?.meets_goal !== false ? 'monitor.changed' : undefined;
       if (current.webhook_url && type) {
-        await this.stores.webhooks.enqueue(keyId, current.webhook_url, type, { type, timestamp: timestamp(nowMs), data: { monitor: updated, check } }, nowMs);
+        await this.stores.webhooks.enqueue(keyId, monitor.id, current.webhook_url, type, { type, timestamp: timestamp(nowMs), data: { monitor: updated, check } }, nowMs);
       }
     });
   }

@@ -1,6 +1,7 @@
 /** Sandbox jobs on real state: progress to completed, pages charged one by one, cancel, delete, resume after restart. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../jobs/job-runner.ts';
+import { DEFAULT_LEASE_MS } from '../held-lease.ts';
 import { sandboxAgentAnswer } from '../providers/sandbox/web.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
 
@@ -92,6 +93,8 @@ describe('jobs', () => {
     const { secret } = await server.key({ credits: 100 });
     const job = (await server.call('/web/crawl', { method: 'POST', key: secret, body: { url: 'https://example.com/guide/', limit: 6 } })).body.data.job;
     await ticks(3);
+    // The old runner's process is gone: its lease on the job expires, and the new runner takes the job over.
+    server.clock.advance(DEFAULT_LEASE_MS);
     const restarted = new JobRunner(server.stores, server.clock, server.providers);
     await ticks(10, restarted);
     const done = (await server.call(`/web/jobs/${job.id}?limit=100`, { key: secret })).body.data;

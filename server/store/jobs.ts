@@ -1,6 +1,7 @@
 /** Jobs (crawl, batch scrape, agent) and their stored pages, per API key, newest first. */
 import type { components } from '../../generated/types.ts';
 import { decodeCursor, encodeCursor, newestFirstPage } from './cursor.ts';
+import { Leases } from './leases.ts';
 import type { SqlDatabase } from './sql.ts';
 
 export type Job = components['schemas']['Job'];
@@ -33,9 +34,28 @@ function toStoredJob(row: JobRow): StoredJob {
 
 export class JobStore {
   private readonly database: SqlDatabase;
+  /** Which instance runs each active job (the job runner's leases). */
+  readonly leases: Leases;
 
   constructor(database: SqlDatabase) {
     this.database = database;
+    this.leases = new Leases(database, 'jobs');
+  }
+
+  /** Claims for `owner` up to `limit` queued or running jobs no instance holds (or whose lease expired), oldest first. */
+  async claimActive(owner: string, nowMs: number, leaseMs: number, limit: number): Promise<StoredJob[]> {
+    const ids = await this.leases.claim(`status IN ('queued', 'running')`, [], 'id', limit, owner, nowMs, leaseMs);
+    const claimed: StoredJob[] = [];
+    for (const id of ids.sort()) {
+      const row = await this.database.get<JobRow>('SELECT key_id, sandbox, request, record, request_id FROM jobs WHERE id = ?', [id]);
+      if (row) claimed.push(toStoredJob(row));
+    }
+    return claimed;
+  }
+
+  /** Claims one queued or running job for `owner`, when no instance holds it (or its lease expired). */
+  async claim(jobId: string, owner: string, nowMs: number, leaseMs: number): Promise<boolean> {
+    return this.leases.claimOne(jobId, `status IN ('queued', 'running')`, [], owner, nowMs, leaseMs);
   }
 
   async insert(stored: StoredJob): Promise<void> {
@@ -68,11 +88,6 @@ export class JobStore {
   async get(keyId: string, jobId: string): Promise<StoredJob | undefined> {
     const row = await this.database.get<JobRow>('SELECT key_id, sandbox, request, record, request_id FROM jobs WHERE id = ? AND key_id = ?', [jobId, keyId]);
     return row ? toStoredJob(row) : undefined;
-  }
-
-  /** Jobs still to progress, oldest first, whoever owns them. */
-  async active(): Promise<StoredJob[]> {
-    return (await this.database.all<JobRow>(`SELECT key_id, sandbox, request, record, request_id FROM jobs WHERE status IN ('queued', 'running') ORDER BY id`)).map(toStoredJob);
   }
 
   /** How many jobs are in each status, whoever owns them (an index-only read). */

@@ -1,6 +1,7 @@
 /** Monitors as returned by the API, per API key, newest first. */
 import type { components } from '../../generated/types.ts';
 import { newestFirstPage } from './cursor.ts';
+import { Leases } from './leases.ts';
 import type { SqlDatabase } from './sql.ts';
 
 export type Monitor = components['schemas']['Monitor'];
@@ -13,9 +14,12 @@ function dueAt(monitor: Monitor): number | null {
 
 export class MonitorStore {
   private readonly database: SqlDatabase;
+  /** Which instance checks each due monitor (the scheduler's leases). */
+  readonly leases: Leases;
 
   constructor(database: SqlDatabase) {
     this.database = database;
+    this.leases = new Leases(database, 'monitors');
   }
 
   async insert(keyId: string, monitor: Monitor): Promise<void> {
@@ -26,10 +30,15 @@ export class MonitorStore {
     await this.database.run('UPDATE monitors SET record = ?, next_check_at_ms = ? WHERE id = ?', [JSON.stringify(monitor), dueAt(monitor), monitor.id]);
   }
 
-  /** Active monitors whose next check is due, with their owners. */
-  async due(nowMs: number): Promise<{ keyId: string; monitor: Monitor }[]> {
-    const rows = await this.database.all<{ key_id: string; record: string }>('SELECT key_id, record FROM monitors WHERE next_check_at_ms IS NOT NULL AND next_check_at_ms <= ? ORDER BY next_check_at_ms', [nowMs]);
-    return rows.map((row) => ({ keyId: row.key_id, monitor: JSON.parse(row.record) as Monitor }));
+  /** Claims for `owner` up to `limit` active monitors whose next check is due and that no instance holds (or whose lease expired), with their owners. */
+  async claimDue(owner: string, nowMs: number, leaseMs: number, limit: number): Promise<{ keyId: string; monitor: Monitor }[]> {
+    const ids = await this.leases.claim('next_check_at_ms IS NOT NULL AND next_check_at_ms <= ?', [nowMs], 'next_check_at_ms', limit, owner, nowMs, leaseMs);
+    const claimed: { keyId: string; monitor: Monitor }[] = [];
+    for (const id of ids) {
+      const row = await this.database.get<{ key_id: string; record: string }>('SELECT key_id, record FROM monitors WHERE id = ?', [id]);
+      if (row) claimed.push({ keyId: row.key_id, monitor: JSON.parse(row.record) as Monitor });
+    }
+    return claimed;
   }
 
   /** Stores a check, with the content later checks compare against (null for a failed check). */

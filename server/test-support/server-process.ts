@@ -7,8 +7,12 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Base URL including `/v1`. */
   baseUrl: string;
+  /** The instance id it claims work under (its leases' owner), from its listening line. */
+  instance: string;
   /** Sends SIGTERM and resolves with the exit code once the process has ended. */
   stop(): Promise<number | null>;
+  /** Sends SIGKILL (a crash: nothing released) and resolves once the process has ended. */
+  kill(): Promise<void>;
 }
 
 export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
@@ -18,21 +22,29 @@ export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<Server
   const baseUrl = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk;
-      const match = /listening on (\S+)/.exec(output);
+      const match = /listening on (\S+) .*instance ([^)\s]+)\)/.exec(output);
       if (match) resolve(match[1]!);
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
   });
   child.stdout!.resume();
   child.stderr!.resume();
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
   return {
     child,
     baseUrl,
+    instance: /instance ([^)\s]+)\)/.exec(output)![1]!,
     async stop() {
-      if (child.exitCode !== null) return child.exitCode;
+      if (ended()) return child.exitCode;
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
       return ((await exited) as [number | null])[0];
+    },
+    async kill() {
+      if (ended()) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

@@ -11,5 +11,5 @@ export async function queueJobEvent(stores: Stores, clock: Clock, keyId: string,
   if (!job.webhook_url || job.kind === 'agent') return;
   const type = `${job.kind}.${event}`;
   const now = clock.now();
-  await stores.webhooks.enqueue(keyId, job.webhook_url, type, { type, timestamp: timestamp(now), data: { job, page } }, now);
+  await stores.webhooks.enqueue(keyId, job.id, job.webhook_url, type, { type, timestamp: timestamp(now), data: { job, page } }, now);
 }

@@ -5,6 +5,8 @@
  * `monitor_checks` and `webhook_messages` carry a `rowid` column (insertion order), so the stores'
  * SQL that orders by SQLite's implicit rowid reads the same on both engines.
  */
+import { LEASES_MIGRATION } from './leases-migration.ts';
+
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE api_keys (
@@ -128,4 +130,5 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_messages_due ON webhook_messages (next_attempt_at_ms) WHERE state = 'pending';
   CREATE INDEX webhook_messages_by_key ON webhook_messages (key_id, rowid);
   `,
+  LEASES_MIGRATION,
 ];

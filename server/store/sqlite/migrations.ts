@@ -135,4 +135,21 @@ export const MIGRATIONS: readonly string[] = [
     count INTEGER NOT NULL
   );
   `,
+  `
+  -- Webhook messages name their subject (the job or monitor they announce): one subject's events
+  -- are delivered in the order they were queued, different subjects' concurrently.
+  ALTER TABLE webhook_messages ADD COLUMN subject TEXT;
+  UPDATE webhook_messages SET subject = COALESCE(json_extract(payload, '$.data.job.id'), json_extract(payload, '$.data.monitor.id'), id);
+  CREATE INDEX webhook_messages_pending_by_subject ON webhook_messages (subject) WHERE state = 'pending';
+  `,
+  `
+  -- Leases: the instance working on a job, a monitor check or a webhook delivery, and until when;
+  -- another instance takes the work over once the lease has expired (store/leases.ts).
+  ALTER TABLE jobs ADD COLUMN lease_owner TEXT;
+  ALTER TABLE jobs ADD COLUMN lease_expires_at_ms INTEGER;
+  ALTER TABLE monitors ADD COLUMN lease_owner TEXT;
+  ALTER TABLE monitors ADD COLUMN lease_expires_at_ms INTEGER;
+  ALTER TABLE webhook_messages ADD COLUMN lease_owner TEXT;
+  ALTER TABLE webhook_messages ADD COLUMN lease_expires_at_ms INTEGER;
+  `,
 ];
