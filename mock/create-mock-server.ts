@@ -3,6 +3,7 @@
  * the contract's envelope and headers. Reads top to bottom: CORS, route, key, selection, body,
  * Prism, then the envelope's headers. `/docs` serves the rendered reference, where error links point.
  */
+import { requestTarget, type RequestTarget } from './request-target.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { OperationRow } from '../generated/operations.ts';
 import { errorCatalog, type ErrorCode } from '../generated/errors.ts';
@@ -134,7 +135,7 @@ function wellEncoded(path: string): boolean {
   }
 }
 
-async function answerOperation(request: IncomingMessage, url: URL, operation: OperationRow, engine: PrismEngine): Promise<Answer> {
+async function answerOperation(request: IncomingMessage, url: RequestTarget, operation: OperationRow, engine: PrismEngine): Promise<Answer> {
   const context: AnswerContext = { platform: operation.platform, endpoint: operation.path, creditsRemaining: null };
   const headers = flatHeaders(request);
   if (!headers['x-api-key']) {
@@ -199,7 +200,7 @@ async function answerOperation(request: IncomingMessage, url: URL, operation: Op
   return { status: built.status, body: built.body, xCache: 'BYPASS', headers: { ...passedHeaders, ...selected.headers } };
 }
 
-async function answer(request: IncomingMessage, url: URL, engine: PrismEngine): Promise<Answer> {
+async function answer(request: IncomingMessage, url: RequestTarget, engine: PrismEngine): Promise<Answer> {
   const creditsRemaining = request.headers['x-api-key'] ? MOCK_BALANCE : null;
   const unknownPath: AnswerContext = { platform: 'unknown', endpoint: url.pathname.replace(/^\/v1(?=\/)/, ''), creditsRemaining };
   const method = request.method ?? 'GET';
@@ -252,7 +253,7 @@ function send(response: ServerResponse, { status, body, xCache, headers = {} }: 
 export function createMockServer({ engine, log, corsOrigins = null }: MockServerOptions): Server {
   return createHttpServer(async (request, response) => {
     const started = performance.now();
-    const url = new URL(request.url ?? '/', 'http://mock.local');
+    const url = requestTarget(request.url ?? '/');
     const docsBase = docsBaseUrl(request);
     let status: number;
     if (applyCors(corsOrigins, request, response, BASE_PATH, MOCK_CORS_REQUEST_HEADERS)) {
