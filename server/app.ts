@@ -22,6 +22,7 @@ import { startCall } from './gateway/start-call.ts';
 import { contractValidator, validatorErrors } from './gateway/validator.ts';
 import { handlers } from './operations/index.ts';
 import { operationRoute } from './operations/pipeline.ts';
+import { InFlightWork } from './in-flight.ts';
 import type { Metrics } from './operator/metrics.ts';
 import { operatorRoutes, type Readiness } from './operator/routes.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
@@ -36,6 +37,8 @@ export interface AppDependencies {
   /** This app's metrics: a registry of its own, also told of ledger entries and job pages by `main.ts`. */
   metrics: Metrics;
   readiness: Readiness;
+  /** Request work that may outlive its answer, awaited by shutdown before the database closes. */
+  inFlight?: InFlightWork;
 }
 
 /** `/web/jobs/{job_id}` → `/v1/web/jobs/:job_id`. */
@@ -43,7 +46,7 @@ function expressPath(path: string): string {
   return `/v1${path.replace(/\{(\w+)\}/g, ':$1')}`;
 }
 
-export function createApp({ config, stores, providers, clock, logger, metrics, readiness }: AppDependencies): Express {
+export function createApp({ config, stores, providers, clock, logger, metrics, readiness, inFlight = new InFlightWork() }: AppDependencies): Express {
   const sendOptions = { checkHeaders: config.checkResponseHeaders, logger };
   const deps = { stores, providers, clock, metrics, addressPolicy: { allowPrivateNetwork: config.allowPrivateNetwork } };
   const app = express();
@@ -60,16 +63,16 @@ export function createApp({ config, stores, providers, clock, logger, metrics, r
   app.use(authorize());
   app.use(parseJsonBody(), bodyErrors());
   app.use(contractValidator());
-  app.use(idempotency(stores.idempotency, clock));
+  app.use(idempotency(stores.idempotency, clock, inFlight));
 
   for (const operation of operations) {
     const handler = handlers[operation.operationId];
     if (!handler) throw new Error(`no handler for the contract's operation ${operation.operationId}`);
     const method = operation.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
-    app[method](expressPath(operation.path), operationRoute(operation, handler, deps, sendOptions));
+    app[method](expressPath(operation.path), inFlight.handler(operationRoute(operation, handler, deps, sendOptions)));
   }
 
   app.use(validatorErrors(logger));
-  app.use(errorHandler(stores, clock, sendOptions, config.publicBaseUrl));
+  app.use(inFlight.errorHandler(errorHandler(stores, clock, sendOptions, config.publicBaseUrl)));
   return app;
 }

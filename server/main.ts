@@ -26,6 +26,7 @@ import { newInstanceId, type LeaseTerms } from './held-lease.ts';
 import { repeat } from './repeat.ts';
 import { shownDatabaseUrl } from './store/database-url.ts';
 import { openStores, type Stores } from './store/index.ts';
+import { InFlightWork } from './in-flight.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 /** How often due webhook messages are attempted, and due monitors checked. */
@@ -71,7 +72,8 @@ try {
 }
 
 const readiness: Readiness = { shuttingDown: false };
-const app = createApp({ config, stores, providers, clock: systemClock, logger, metrics, readiness });
+const inFlight = new InFlightWork();
+const app = createApp({ config, stores, providers, clock: systemClock, logger, metrics, readiness, inFlight });
 const server = createHttpServer(app, { publicBaseUrl: config.publicBaseUrl });
 
 /** Closes what start-up opened: the browser, the conversion workers, the adapters' connections and the database (open connections end with the process). */
@@ -114,7 +116,8 @@ function shutdown(signal: string): void {
   const workStopped = Promise.allSettled([runner.stop(), webhooks.stop(), monitors.stop()]);
   stopMaintenance();
   server.close(() => {
-    void workStopped.then(closeResources).then(() => {
+    // The connections are closed; the work of their handlers that outlives the answers finishes before the database closes.
+    void Promise.all([workStopped, inFlight.settled()]).then(closeResources).then(() => {
       console.log('stopped');
       process.exit(0);
     });

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Clock } from '../clock.ts';
 import type { IdempotencyRecords } from '../store/idempotency-records.ts';
+import type { InFlightWork } from '../in-flight.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
 import { idempotencyKeyReused, idempotencyRequestInProgress } from '../../lib/error-messages.ts';
@@ -20,7 +21,7 @@ function fingerprint(req: Request): string {
     .digest('hex');
 }
 
-export function idempotency(records: IdempotencyRecords, clock: Clock): RequestHandler {
+export function idempotency(records: IdempotencyRecords, clock: Clock, inFlight: InFlightWork): RequestHandler {
   return async (req, res, next) => {
     const idempotencyKey = req.get('idempotency-key');
     if (!idempotencyKey) return next();
@@ -31,7 +32,7 @@ export function idempotency(records: IdempotencyRecords, clock: Clock): RequestH
       call.idempotencyKey = idempotencyKey;
       // A caller that hangs up before the answer leaves the key free for its retry.
       res.on('close', () => {
-        if (!res.writableFinished) void records.release(keyId, idempotencyKey);
+        if (!res.writableFinished) void inFlight.track(records.release(keyId, idempotencyKey));
       });
       return next();
     }

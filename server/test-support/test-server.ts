@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { CorsOrigins } from '../../lib/cors.ts';
 import { createHttpServer } from '../../lib/http-server.ts';
 import { createApp } from '../app.ts';
+import { InFlightWork } from '../in-flight.ts';
 import type { Clock } from '../clock.ts';
 import type { UpstreamConfigs } from '../config.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
@@ -76,6 +77,8 @@ export interface TestServer {
   metrics: Metrics;
   /** What `main.ts` sets on SIGTERM. */
   readiness: Readiness;
+  /** Request work that may outlive its answer; `close()` awaits it before closing the database, as main.ts does. */
+  inFlight: InFlightWork;
   logLines: Record<string, unknown>[];
   /** Issues a key and returns its secret. */
   key(options?: Partial<NewKeyOptions>): Promise<{ secret: string; id: string }>;
@@ -103,7 +106,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     await Promise.allSettled([pool.close(), agent.destroy()]);
     throw error;
   }
-  const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true, allowPrivateNetwork: options.allowPrivateNetwork ?? false, publicBaseUrl: options.publicBaseUrl ?? null, corsOrigins: options.corsOrigins ?? null }, stores, providers, clock, logger, metrics, readiness });
+  const inFlight = new InFlightWork();
+  const app = createApp({ config: { rateLimit: options.rateLimit ?? { requests: 1000, windowSeconds: 60 }, checkResponseHeaders: true, allowPrivateNetwork: options.allowPrivateNetwork ?? false, publicBaseUrl: options.publicBaseUrl ?? null, corsOrigins: options.corsOrigins ?? null }, stores, providers, clock, logger, metrics, readiness, inFlight });
   const server: Server = await new Promise((resolve) => {
     const listening = createHttpServer(app, { publicBaseUrl: options.publicBaseUrl ?? null }).listen(0, '127.0.0.1', () => resolve(listening));
   });
@@ -118,6 +122,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     pool,
     metrics,
     readiness,
+    inFlight,
     logLines,
     async key(keyOptions = {}) {
       const { key, secret } = await stores.keys.create({ credits: 1000, sandbox: true, ...keyOptions }, new Date(clock.now()));
@@ -132,6 +137,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await inFlight.settled();
       await stores.database.close();
       await providers.close();
       await pool.close();
