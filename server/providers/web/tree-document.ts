@@ -111,7 +111,7 @@ export function treeDocument(page: FetchedPage, html: string, options: ConvertOp
   if (options.includeTags || options.excludeTags) return undefined;
   const wants = new Set(options.formats);
   const tree = parseTree(html);
-  const found = survey(tree, page, wants.has('links'));
+  const found = wants.has('metadata') || wants.has('links') ? survey(tree, page, wants.has('links')) : undefined;
   let content: TreeParent | undefined;
   if (wants.has('markdown') || wants.has('html')) {
     clean(tree, page, options);
@@ -119,7 +119,7 @@ export function treeDocument(page: FetchedPage, html: string, options: ConvertOp
     if (!content) return undefined;
   }
   const document: WebDocument = { url: page.url };
-  if (wants.has('metadata')) {
+  if (found && wants.has('metadata')) {
     document.metadata = {
       title: found.title,
       description: found.description,
@@ -131,7 +131,7 @@ export function treeDocument(page: FetchedPage, html: string, options: ConvertOp
     };
   }
   if (wants.has('raw_html')) document.raw_html = html;
-  if (wants.has('links')) document.links = found.links;
+  if (found && wants.has('links')) document.links = found.links;
   if (content && wants.has('html')) document.html = innerHtml(content);
   if (content && wants.has('markdown')) document.markdown = toMarkdown(content);
   return document;
