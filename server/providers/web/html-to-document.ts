@@ -2,25 +2,22 @@
  * A fetched HTML page as the contract's WebDocument: Markdown of good quality (headings, lists,
  * tables, links, code blocks, see markdown.ts), main-content extraction through Mozilla
  * Readability, CSS selectors to include or exclude, ads and inline images removed on request,
- * absolute links and page metadata. The page is parsed once, by linkedom, and every step works on
- * that one tree.
+ * absolute links and page metadata. Most pages take the fast path (tree-document.ts: htmlparser2
+ * alone); a page whose main content no `<main>`/`<article>` marks, or a call with CSS selectors,
+ * takes the path below: the page parsed once by linkedom, every step on that one DOM.
  */
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import type { components } from '../../../generated/types.ts';
 import type { FetchedPage } from '../../outbound/fetch-page.ts';
+import { MAIN_ELEMENT_MIN_TEXT, type ConvertOptions } from './convert-options.ts';
+import { parseTree } from './html-tree.ts';
 import { toMarkdown } from './markdown.ts';
+import { treeDocument } from './tree-document.ts';
 
 type WebDocument = components['schemas']['WebDocument'];
 
-export interface ConvertOptions {
-  formats: readonly string[];
-  onlyMainContent: boolean;
-  includeTags?: string;
-  excludeTags?: string;
-  removeBase64Images: boolean;
-  blockAds: boolean;
-}
+export type { ConvertOptions } from './convert-options.ts';
 
 const NEVER_CONTENT = 'script, style, noscript, template, iframe, object, embed, link, meta, base, title';
 const AD_SELECTORS = 'ins.adsbygoogle, .ad, .ads, .advert, .advertisement, .sponsored, [id^="ad-"], [class^="ad-"], [id*="-ad-"], [class*=" ad-"], [aria-label="Advertisement"], [data-ad], [data-ad-slot]';
@@ -92,9 +89,6 @@ function absolutise(document: Document, baseUrl: string): void {
   }
 }
 
-/** Enough text for a `<main>` or `<article>` element to be taken as the main content without Readability. */
-const MAIN_ELEMENT_MIN_TEXT = 200;
-
 /**
  * Readability's time grows far faster than the page with the depth of its markup (a 7 KB page
  * nested 300 deep took seconds, 1,000 deep most of a minute) and with its size (an 8 MB page
@@ -165,6 +159,11 @@ function withBody(html: string): string {
 /** The document of an HTML page in the formats asked for (`formats`), nothing more. */
 export function htmlToDocument(page: FetchedPage, options: ConvertOptions): WebDocument {
   const html = page.body.toString('utf8');
+  return treeDocument(page, html, options) ?? domDocument(page, html, options);
+}
+
+/** The document by linkedom's DOM: CSS selectors and Readability. */
+export function domDocument(page: FetchedPage, html: string, options: ConvertOptions): WebDocument {
   const wants = new Set(options.formats);
   const document: WebDocument = { url: page.url };
   // Parsed once: metadata and links are read first, then the same tree is cleaned for the content.
@@ -185,7 +184,7 @@ export function htmlToDocument(page: FetchedPage, options: ConvertOptions): WebD
   if (wants.has('markdown') || wants.has('html')) {
     const content = contentRoot(parsed, page, options);
     if (wants.has('html')) document.html = content?.innerHTML ?? '';
-    if (wants.has('markdown')) document.markdown = content ? toMarkdown(content) : '';
+    if (wants.has('markdown')) document.markdown = content ? toMarkdown(parseTree(content.innerHTML)) : '';
   }
   return document;
 }
