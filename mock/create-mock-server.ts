@@ -3,6 +3,7 @@
  * the contract's envelope and headers. Reads top to bottom: CORS, route, key, selection, body,
  * Prism, then the envelope's headers. `/docs` serves the rendered reference, where error links point.
  */
+import { queryRecord } from '../lib/query-record.ts';
 import { requestTarget, type RequestTarget } from './request-target.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { OperationRow } from '../generated/operations.ts';
@@ -79,15 +80,6 @@ function flatHeaders(request: IncomingMessage): Record<string, string> {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
-}
-
-function queryRecord(query: URLSearchParams): Record<string, string | string[]> {
-  const record: Record<string, string | string[]> = {};
-  for (const name of new Set(query.keys())) {
-    const values = query.getAll(name);
-    record[name] = values.length === 1 ? values[0]! : values;
-  }
-  return record;
 }
 
 function isEnvelope(body: unknown): body is EnvelopeBody {

@@ -4,6 +4,7 @@
  * schemas (Prism's request validator, as the mock uses it), a JSON body that parses, and the rules
  * across parameters (lib/cross-parameter-rules.ts). The proxy forwards the request whatever it finds.
  */
+import { queryRecord } from '../../lib/query-record.ts';
 import { getHttpOperationsFromSpec, type IHttpRequest } from '@stoplight/prism-http';
 // Prism's request validator, the one its mocker runs (not exported from the package root).
 import { validateInput } from '@stoplight/prism-http/dist/validator/index.js';
@@ -24,15 +25,6 @@ export interface RequestCheck {
 }
 
 export type RequestChecker = (request: { method: string; target: string; headers: Record<string, string>; body: Buffer }, nowMs: number) => RequestCheck;
-
-function queryRecord(query: URLSearchParams): Record<string, string | string[]> {
-  const record: Record<string, string | string[]> = {};
-  for (const name of new Set(query.keys())) {
-    const values = query.getAll(name);
-    record[name] = values.length === 1 ? values[0]! : values;
-  }
-  return record;
-}
 
 function parsedBody(body: Buffer, contentType: string | undefined): { value?: unknown; problem?: string } {
   if (body.length === 0) return {};
