@@ -2,12 +2,11 @@
  * The contract as the tests see it: the bundle `generated/openapi.json`, its operations, and an Ajv
  * validator (JSON Schema 2020-12) that checks answers against it, independent of the server's validator.
  */
+import { withContractFormats } from '../lib/contract-formats.ts';
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { bundlePath } from '../scripts/paths.ts';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -26,8 +25,7 @@ export const contract: Json = JSON.parse(readFileSync(bundlePath, 'utf8'));
 
 const BUNDLE_ID = 'https://contract.local/openapi.json';
 
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-addFormats(ajv);
+const ajv = withContractFormats(new Ajv2020({ strict: false, allErrors: true, validateFormats: true }));
 ajv.addSchema(contract, BUNDLE_ID);
 
 /** Follows a local `$ref` (`#/components/...`) until a non-reference object is reached. */

@@ -3,14 +3,13 @@
  * (lodash `pickBy`), so `cursor=` or an empty `Idempotency-Key` header would pass. The server
  * validates them as given; so does this check, against the parameter's schema, as text.
  */
+import { withContractFormats } from '../lib/contract-formats.ts';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { OperationRow } from '../generated/operations.ts';
 import { resolveRef } from '../lib/contract-document.ts';
 import { declaredParameters } from './declared-answers.ts';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+const ajv = withContractFormats(new Ajv2020({ strict: false, allErrors: true }));
 const validators = new WeakMap<object, ValidateFunction>();
 
 function validatorOf(schema: Record<string, unknown>): ValidateFunction {

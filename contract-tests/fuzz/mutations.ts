@@ -5,8 +5,8 @@
  * parameter given twice or empty, an over-long or badly percent-encoded path id, a URL of a
  * non-public address, a missing or wrong key.
  */
+import { withContractFormats } from '../../lib/contract-formats.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import type { FuzzOperation, FuzzParameter, Schema } from './operations.ts';
 import { proseValues } from './prose-values.ts';
@@ -28,8 +28,7 @@ export interface Mutation {
   apply(request: FuzzRequest): FuzzRequest;
 }
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-const ajv = addFormats(new Ajv2020({ strict: false, allErrors: false }));
+const ajv = withContractFormats(new Ajv2020({ strict: false, allErrors: false }));
 
 function accepts(schema: Schema, value: unknown): boolean {
   return ajv.validate(schema, value) as boolean;

@@ -2,13 +2,14 @@
  * Development and test self-check: the headers of every answer against those the contract declares
  * for the operation and status (the body is checked by express-openapi-validator; headers are not).
  */
+import { withContractFormats } from '../../lib/contract-formats.ts';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { contractDocument } from '../../lib/contract-document.ts';
 import type { OperationRow } from '../../generated/operations.ts';
 
 type Json = Record<string, any>;
 
-const ajv = new Ajv2020({ strict: false });
+const ajv = withContractFormats(new Ajv2020({ strict: false }));
 ajv.addSchema(contractDocument, 'contract');
 const compiled = new Map<string, ValidateFunction>();
 
