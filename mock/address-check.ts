@@ -7,6 +7,7 @@ import type { ErrorCode } from '../generated/errors.ts';
 import type { OperationRow } from '../generated/operations.ts';
 import { checkedUrl } from '../server/outbound/address-policy.ts';
 import { ProviderError } from '../server/providers/types.ts';
+import { BoundedMemo } from './bounded-memo.ts';
 
 /** The mock has no intranet to allow: only public addresses, as a default server. */
 const POLICY = { allowPrivateNetwork: false };
@@ -16,14 +17,26 @@ export interface RefusedTarget {
   message: string;
 }
 
+/** Verdicts kept, by URL and parameter: the policy's verdict on a URL depends on its text alone. */
+export const VERDICTS_KEPT = 1024;
+const ACCEPTED = 'accepted';
+const verdicts = new BoundedMemo<RefusedTarget | typeof ACCEPTED>(VERDICTS_KEPT);
+
+/**
+ * The policy's verdict on `url` given as `where`. It is kept: the check is pure (the URL's text,
+ * the fixed policy) but costly for a host name, which ipaddr.js parses as an address first.
+ */
 function refusal(url: string, where: string): RefusedTarget | undefined {
-  try {
-    checkedUrl(url, POLICY, where);
-    return undefined;
-  } catch (error) {
-    if (error instanceof ProviderError) return { code: error.code, message: error.message };
-    throw error;
-  }
+  const verdict = verdicts.through(`${where} ${url}`, () => {
+    try {
+      checkedUrl(url, POLICY, where);
+      return ACCEPTED;
+    } catch (error) {
+      if (error instanceof ProviderError) return Object.freeze({ code: error.code, message: error.message });
+      throw error;
+    }
+  });
+  return verdict === ACCEPTED ? undefined : verdict;
 }
 
 function isHttpUrl(text: string): boolean {

@@ -3,17 +3,20 @@
  *
  * Per request Prism is handed only the operation the mock's own router matched: its router scores
  * every operation of the contract on every call otherwise (a sixth of a request's time). Prism's
- * parts are loaded one by one (router, validator, mocker): its index also loads the proxy forwarder
- * and the contract reader, which the mock does not use once the operations are cached.
+ * parts are loaded one by one (router, validator, mocker) and called in the order of Prism's own
+ * `createInstance` (route, validate the request, mock), without its forwarder, which the mock never
+ * uses. Every request is validated; a valid request's static answer is negotiated once per
+ * operation, status, example and `Accept` (see `staticAnswerKey`).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger, factory } from '@stoplight/prism-core';
-import type { IHttpConfig, IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
+import { createLogger } from '@stoplight/prism-core';
+import type { IHttpOperationConfig, IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
 import type { IHttpOperation } from '@stoplight/types';
+import { BoundedMemo } from './bounded-memo.ts';
 import { configureDynamicData } from './dynamic-data.ts';
 import type { Diagnostic } from './validation-message.ts';
 import type { Preferences } from './preferences.ts';
@@ -33,15 +36,17 @@ export type EngineResult =
   | { kind: 'answer'; status: number; headers: Record<string, string>; body: unknown; diagnostics: Diagnostic[] }
   | { kind: 'selection-problem'; status: number; detail: string };
 
-const BASE_CONFIG = {
-  mock: { dynamic: false },
-  checkSecurity: false,
-  validateRequest: true,
-  validateResponse: false,
-  errors: false,
-  upstreamProxy: undefined,
-  isProxy: false,
-} as const;
+/** Prism's mocker without `Prefer`: static answers, from the contract's examples. */
+const DEFAULT_MOCK_CONFIG = { dynamic: false } as const;
+
+/** Static answers kept: one per operation, status, example and `Accept` asked for, the least recently used dropped. */
+export const STATIC_ANSWERS_KEPT = 1024;
+
+type Either<Left, Right> = { _tag: 'Left'; left: Left } | { _tag: 'Right'; right: Right };
+type PrismRoute = (options: { resources: IHttpOperation[]; input: IHttpRequest }) => Either<Error, IHttpOperation>;
+type PrismValidate = (options: { resource: IHttpOperation; element: IHttpRequest }) => Either<unknown[], IHttpRequest>;
+type PrismMock = (options: { resource: IHttpOperation; input: { data: IHttpRequest; validations: unknown[] }; config: IHttpOperationConfig }) =>
+  (logger: ReturnType<typeof createLogger>) => Either<Error, IHttpResponse>;
 
 export interface PrismEngine {
   respond(request: MockRequest, preferences: Preferences): Promise<EngineResult>;
@@ -71,33 +76,41 @@ async function loadOperations(contractPath: string): Promise<IHttpOperation[]> {
 
 const require = createRequire(import.meta.url);
 
-/** Prism's `createInstance` without the forwarder: the mock never proxies (`isProxy: false`). */
-function createPrismInstance(logger: ReturnType<typeof createLogger>) {
-  const route = require('@stoplight/prism-http/dist/router').default;
-  const validator = require('@stoplight/prism-http/dist/validator');
-  const mock = require('@stoplight/prism-http/dist/mocker').default;
+/** Prism's parts the mock calls: its router, its request validator and its mocker. */
+function prismParts() {
+  const route = require('@stoplight/prism-http/dist/router').default as PrismRoute;
+  const { validateInput } = require('@stoplight/prism-http/dist/validator') as { validateInput: PrismValidate };
+  const mock = require('@stoplight/prism-http/dist/mocker').default as PrismMock;
   // After the mocker: loading its generator resets json-schema-faker's options.
   configureDynamicData();
-  const forward = () => {
-    throw new Error('the mock does not forward requests');
-  };
-  return factory<IHttpOperation, IHttpRequest, IHttpResponse, IHttpConfig>(BASE_CONFIG as unknown as IHttpConfig, {
-    logger,
-    route,
-    validateInput: validator.validateInput,
-    validateOutput: validator.validateOutput,
-    validateSecurity: validator.validateSecurity,
-    mock,
-    forward,
-  });
+  return { route, validateInput, mock };
 }
 
-/** Loads the contract's operations into a Prism instance. */
+/**
+ * The operation as Prism is handed it: parameter lists that are empty are left out, which Prism
+ * validates as nothing either way, but an empty path list still has it compile the path's URI
+ * template on every call.
+ */
+function withoutEmptyParameterLists(operation: IHttpOperation): IHttpOperation {
+  const request = { ...operation.request };
+  for (const where of ['path', 'query', 'headers', 'cookie'] as const) {
+    if (request[where]?.length === 0) delete request[where];
+  }
+  return { ...operation, request };
+}
+
+/** What Prism's static answer to a valid request depends on: the operation, the status and example asked for, `Accept`. */
+function staticAnswerKey(operationId: string, preferences: Preferences, accept: string | undefined): string {
+  return JSON.stringify([operationId, preferences.code ?? null, preferences.exampleKey ?? null, accept ?? null]);
+}
+
+/** Loads the contract's operations and Prism's parts. */
 export async function createPrismEngine(contractPath: string): Promise<PrismEngine> {
-  const operations = await loadOperations(contractPath);
+  const operations = (await loadOperations(contractPath)).map(withoutEmptyParameterLists);
   const operationById = new Map(operations.map((operation) => [operation.iid, [operation]]));
-  const logger = createLogger('mock', { enabled: false });
-  const prism = createPrismInstance(logger);
+  const logger = createLogger('mock', { enabled: false }).child({ name: 'NEGOTIATOR' });
+  const { route, validateInput, mock } = prismParts();
+  const staticAnswers = new BoundedMemo<IHttpResponse>(STATIC_ANSWERS_KEPT);
 
   return {
     async respond(request, preferences) {
@@ -107,20 +120,37 @@ export async function createPrismEngine(contractPath: string): Promise<PrismEngi
         headers: request.headers,
         body: request.body,
       };
-      const config = { ...BASE_CONFIG, mock: { ...BASE_CONFIG.mock, ...preferences } } as unknown as IHttpConfig;
-      const result = await prism.request(input, operationById.get(request.operationId) ?? operations, config)();
-      if (result._tag === 'Left') {
-        const problem = result.left as Error & { status?: number; detail?: string };
-        return { kind: 'selection-problem', status: problem.status ?? 500, detail: problem.detail ?? problem.message };
+      const routed = route({ resources: operationById.get(request.operationId) ?? operations, input });
+      if (routed._tag === 'Left') return selectionProblem(routed.left);
+      const resource = routed.right;
+      const validated = validateInput({ resource, element: input });
+      const validations = validated._tag === 'Left' ? validated.left : [];
+      const config: IHttpOperationConfig = { ...DEFAULT_MOCK_CONFIG, ...preferences };
+      const mockIt = () => mock({ resource, input: { data: input, validations }, config })(logger);
+      // A valid request's static answer is Prism's example for the operation, status and media
+      // type: the same every time, so it is negotiated once. Dynamic answers and invalid requests
+      // go through Prism every time.
+      const reusable = validations.length === 0 && !config.dynamic;
+      const key = reusable ? staticAnswerKey(request.operationId, preferences, request.headers.accept) : '';
+      let output = reusable ? staticAnswers.get(key) : undefined;
+      if (!output) {
+        const mocked = mockIt();
+        if (mocked._tag === 'Left') return selectionProblem(mocked.left);
+        output = mocked.right;
+        if (reusable) staticAnswers.set(key, output);
       }
-      const { output, validations } = result.right;
       return {
         kind: 'answer',
         status: output.statusCode,
         headers: (output.headers ?? {}) as Record<string, string>,
         body: output.body,
-        diagnostics: validations.input as unknown as Diagnostic[],
+        diagnostics: validations as unknown as Diagnostic[],
       };
     },
   };
+}
+
+function selectionProblem(error: unknown): EngineResult {
+  const problem = error as Error & { status?: number; detail?: string };
+  return { kind: 'selection-problem', status: problem.status ?? 500, detail: problem.detail ?? problem.message };
 }

@@ -18,7 +18,9 @@ import type { EnvelopeBody } from '../lib/envelope.ts';
 import { resourceNotFound } from '../lib/error-messages.ts';
 import { newRequestId } from '../lib/request-id.ts';
 import { sandboxProvider } from '../server/providers/sandbox/index.ts';
+import { canonicalRequest } from '../server/providers/sandbox/request.ts';
 import { type DataOperationId, ProviderError } from '../server/providers/types.ts';
+import { BoundedMemo } from './bounded-memo.ts';
 import { conformData } from './conform-data.ts';
 import { makeBelievable } from './dynamic-data.ts';
 import type { Preferences } from './preferences.ts';
@@ -89,14 +91,45 @@ function withDefaults(operationId: string, query: URLSearchParams): Record<strin
   return { ...Object.fromEntries(QUERY_DEFAULTS.get(operationId) ?? []), ...Object.fromEntries(query) };
 }
 
-/** The sandbox provider's `data` for the request, or the error it answers (a magic input, a rule across parameters). */
-async function sandboxData(operationId: DataOperationId, query: Record<string, string>): Promise<Record<string, unknown> | ProviderError> {
+type SandboxAnswer = Readonly<Record<string, unknown>> | ProviderError;
+
+/** Sandbox answers kept, by canonical request (`canonicalRequest`), the least recently used dropped. */
+export const SANDBOX_ANSWERS_KEPT = 256;
+const sandboxAnswers = new BoundedMemo<SandboxAnswer>(SANDBOX_ANSWERS_KEPT);
+
+/** `value` and everything in it made read-only: a kept answer is shared by every request that gets it. */
+function deepFrozen<Value>(value: Value): Value {
+  if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value) && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFrozen(child);
+  }
+  return value;
+}
+
+async function fetchSandbox(operationId: DataOperationId, query: Record<string, string>): Promise<SandboxAnswer> {
   try {
     return await sandboxProvider.fetch({ operationId, query, signal: new AbortController().signal });
   } catch (error) {
     if (error instanceof ProviderError) return error;
     throw error;
   }
+}
+
+/**
+ * The sandbox provider's `data` for the request, or the error it answers (a magic input, a rule
+ * across parameters). The sandbox answers from the request alone (no clock, no randomness but
+ * the request's seed, no state), so its answer is kept by the canonical request and shared, frozen;
+ * a scrape that asks for `wait_for` is answered anew, since the wait is part of its answer.
+ */
+async function sandboxData(operationId: DataOperationId, query: Record<string, string>): Promise<SandboxAnswer> {
+  if (Number(query.wait_for ?? 0) > 0) return fetchSandbox(operationId, query);
+  const key = canonicalRequest(operationId, query);
+  const kept = sandboxAnswers.get(key);
+  if (kept) return kept;
+  const answer = await fetchSandbox(operationId, query);
+  if (!(answer instanceof ProviderError)) deepFrozen(answer);
+  sandboxAnswers.set(key, answer);
+  return answer;
 }
 
 /** Prism's 200 `envelope` made to agree with the request (see the file's comment); `envelope` is left alone. */
@@ -109,7 +142,7 @@ export async function shapeSuccess(request: ShapeRequest, envelope: EnvelopeBody
   if (!preferences.dynamic && SANDBOX_OPERATIONS.includes(operation.operationId)) {
     const data = await sandboxData(operation.operationId as DataOperationId, withDefaults(operation.operationId, request.query));
     if (data instanceof ProviderError) return { ok: false, code: data.code, message: data.message };
-    return { ok: true, envelope: { ...shaped, cached: false, data } };
+    return { ok: true, envelope: { ...shaped, cached: false, data: data as Record<string, unknown> } };
   }
 
   const params = pathParameters(operation.path, request.path);
