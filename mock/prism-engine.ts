@@ -17,6 +17,7 @@ import { createLogger } from '@stoplight/prism-core';
 import type { IHttpOperationConfig, IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
 import type { IHttpOperation } from '@stoplight/types';
 import { BoundedMemo } from './bounded-memo.ts';
+import { deepFrozen } from './deep-frozen.ts';
 import { configureDynamicData } from './dynamic-data.ts';
 import type { Diagnostic } from './validation-message.ts';
 import type { Preferences } from './preferences.ts';
@@ -41,6 +42,9 @@ const DEFAULT_MOCK_CONFIG = { dynamic: false } as const;
 
 /** Static answers kept: one per operation, status, example and `Accept` asked for, the least recently used dropped. */
 export const STATIC_ANSWERS_KEPT = 1024;
+
+/** Prism's routing verdicts kept, by operation, method and path, the least recently used dropped. */
+export const ROUTES_KEPT = 1024;
 
 type Either<Left, Right> = { _tag: 'Left'; left: Left } | { _tag: 'Right'; right: Right };
 type PrismRoute = (options: { resources: IHttpOperation[]; input: IHttpRequest }) => Either<Error, IHttpOperation>;
@@ -104,40 +108,64 @@ function staticAnswerKey(operationId: string, preferences: Preferences, accept: 
   return JSON.stringify([operationId, preferences.code ?? null, preferences.exampleKey ?? null, accept ?? null]);
 }
 
+/** The request headers Prism reads besides the operation's own: `Accept` (the mocker), the body's type and length (the validator). */
+const HEADERS_PRISM_READS = ['accept', 'content-type', 'content-length'];
+
+/**
+ * Per operation, the names of the headers Prism reads (lower case, as Node gives them): the ones
+ * the operation declares and `HEADERS_PRISM_READS`. Prism's header check goes over every header
+ * given for each one declared; the others would change nothing in its diagnostics or its answer.
+ */
+function headersPrismReads(operation: IHttpOperation): string[] {
+  const declared = (operation.request?.headers ?? []).map((header) => header.name.toLowerCase());
+  return [...new Set([...declared, ...HEADERS_PRISM_READS])];
+}
+
+function pickHeaders(headers: Record<string, string>, names: readonly string[]): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of names) if (headers[name] !== undefined) picked[name] = headers[name];
+  return picked;
+}
+
 /** Loads the contract's operations and Prism's parts. */
 export async function createPrismEngine(contractPath: string): Promise<PrismEngine> {
   const operations = (await loadOperations(contractPath)).map(withoutEmptyParameterLists);
-  const operationById = new Map(operations.map((operation) => [operation.iid, [operation]]));
+  const operationById = new Map(operations.map((operation) => [operation.iid, { resources: [operation], headerNames: headersPrismReads(operation) }]));
   const logger = createLogger('mock', { enabled: false }).child({ name: 'NEGOTIATOR' });
   const { route, validateInput, mock } = prismParts();
+  const routes = new BoundedMemo<ReturnType<PrismRoute>>(ROUTES_KEPT);
   const staticAnswers = new BoundedMemo<IHttpResponse>(STATIC_ANSWERS_KEPT);
 
   return {
     async respond(request, preferences) {
+      const operation = operationById.get(request.operationId);
       const input: IHttpRequest = {
         method: request.method.toLowerCase() as IHttpRequest['method'],
         url: { path: request.path, query: request.query },
-        headers: request.headers,
+        headers: operation ? pickHeaders(request.headers, operation.headerNames) : request.headers,
         body: request.body,
       };
-      const routed = route({ resources: operationById.get(request.operationId) ?? operations, input });
+      // Prism's router, on the one operation the mock's router matched: its verdict depends on the method and path alone.
+      const routed = routes.through(`${request.operationId} ${input.method} ${input.url.path}`, () => route({ resources: operation?.resources ?? operations, input }));
       if (routed._tag === 'Left') return selectionProblem(routed.left);
       const resource = routed.right;
       const validated = validateInput({ resource, element: input });
       const validations = validated._tag === 'Left' ? validated.left : [];
       const config: IHttpOperationConfig = { ...DEFAULT_MOCK_CONFIG, ...preferences };
-      const mockIt = () => mock({ resource, input: { data: input, validations }, config })(logger);
       // A valid request's static answer is Prism's example for the operation, status and media
-      // type: the same every time, so it is negotiated once. Dynamic answers and invalid requests
-      // go through Prism every time.
+      // type: the same every time, so it is negotiated once, and kept frozen since every request
+      // that gets it shares it. Dynamic answers and invalid requests go through Prism every time.
       const reusable = validations.length === 0 && !config.dynamic;
       const key = reusable ? staticAnswerKey(request.operationId, preferences, request.headers.accept) : '';
       let output = reusable ? staticAnswers.get(key) : undefined;
       if (!output) {
-        const mocked = mockIt();
+        const mocked = mock({ resource, input: { data: input, validations }, config })(logger);
         if (mocked._tag === 'Left') return selectionProblem(mocked.left);
         output = mocked.right;
-        if (reusable) staticAnswers.set(key, output);
+        if (reusable) {
+          output = deepFrozen(structuredClone(output));
+          staticAnswers.set(key, output);
+        }
       }
       return {
         kind: 'answer',

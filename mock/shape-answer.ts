@@ -18,10 +18,10 @@ import type { EnvelopeBody } from '../lib/envelope.ts';
 import { resourceNotFound } from '../lib/error-messages.ts';
 import { newRequestId } from '../lib/request-id.ts';
 import { sandboxProvider } from '../server/providers/sandbox/index.ts';
-import { canonicalRequest } from '../server/providers/sandbox/request.ts';
 import { type DataOperationId, ProviderError } from '../server/providers/types.ts';
 import { BoundedMemo } from './bounded-memo.ts';
 import { conformData } from './conform-data.ts';
+import { deepFrozen } from './deep-frozen.ts';
 import { makeBelievable } from './dynamic-data.ts';
 import type { Preferences } from './preferences.ts';
 
@@ -93,18 +93,9 @@ function withDefaults(operationId: string, query: URLSearchParams): Record<strin
 
 type SandboxAnswer = Readonly<Record<string, unknown>> | ProviderError;
 
-/** Sandbox answers kept, by canonical request (`canonicalRequest`), the least recently used dropped. */
+/** Sandbox answers kept, by operation and query, the least recently used dropped. */
 export const SANDBOX_ANSWERS_KEPT = 256;
 const sandboxAnswers = new BoundedMemo<SandboxAnswer>(SANDBOX_ANSWERS_KEPT);
-
-/** `value` and everything in it made read-only: a kept answer is shared by every request that gets it. */
-function deepFrozen<Value>(value: Value): Value {
-  if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value) && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFrozen(child);
-  }
-  return value;
-}
 
 async function fetchSandbox(operationId: DataOperationId, query: Record<string, string>): Promise<SandboxAnswer> {
   try {
@@ -117,16 +108,17 @@ async function fetchSandbox(operationId: DataOperationId, query: Record<string, 
 
 /**
  * The sandbox provider's `data` for the request, or the error it answers (a magic input, a rule
- * across parameters). The sandbox answers from the request alone (no clock, no randomness but
- * the request's seed, no state), so its answer is kept by the canonical request and shared, frozen;
- * a scrape that asks for `wait_for` is answered anew, since the wait is part of its answer.
+ * across parameters), given the query with the contract's defaults filled in. The sandbox answers
+ * from the request alone (no clock, no randomness but the request's seed, no state), so its answer
+ * is kept by the operation and the query as given, and shared, frozen; a scrape that asks for
+ * `wait_for` is answered anew, since the wait is part of its answer.
  */
-async function sandboxData(operationId: DataOperationId, query: Record<string, string>): Promise<SandboxAnswer> {
-  if (Number(query.wait_for ?? 0) > 0) return fetchSandbox(operationId, query);
-  const key = canonicalRequest(operationId, query);
+async function sandboxData(operationId: DataOperationId, query: URLSearchParams): Promise<SandboxAnswer> {
+  if (Number(query.get('wait_for') ?? 0) > 0) return fetchSandbox(operationId, withDefaults(operationId, query));
+  const key = `${operationId}?${query}`;
   const kept = sandboxAnswers.get(key);
   if (kept) return kept;
-  const answer = await fetchSandbox(operationId, query);
+  const answer = await fetchSandbox(operationId, withDefaults(operationId, query));
   if (!(answer instanceof ProviderError)) deepFrozen(answer);
   sandboxAnswers.set(key, answer);
   return answer;
@@ -140,7 +132,7 @@ export async function shapeSuccess(request: ShapeRequest, envelope: EnvelopeBody
   shaped.credits_remaining = request.balance;
 
   if (!preferences.dynamic && SANDBOX_OPERATIONS.includes(operation.operationId)) {
-    const data = await sandboxData(operation.operationId as DataOperationId, withDefaults(operation.operationId, request.query));
+    const data = await sandboxData(operation.operationId as DataOperationId, request.query);
     if (data instanceof ProviderError) return { ok: false, code: data.code, message: data.message };
     return { ok: true, envelope: { ...shaped, cached: false, data: data as Record<string, unknown> } };
   }
