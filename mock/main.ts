@@ -7,6 +7,7 @@ const { contractPath } = await import('../lib/contract-document.ts');
 const { createMockServer } = await import('./create-mock-server.ts');
 const { createPrismEngine } = await import('./prism-engine.ts');
 const { parseCorsOrigins } = await import('../lib/cors.ts');
+const { logLines } = await import('./log-lines.ts');
 
 function readPort(value: string | undefined): number {
   if (value === undefined || value === '') return 4010;
@@ -28,7 +29,8 @@ try {
   process.exit(2);
 }
 const engine = await createPrismEngine(contractPath);
-const server = createMockServer({ engine, log: (line) => process.stdout.write(`${line}\n`), corsOrigins });
+const requestLog = logLines((text) => process.stdout.write(text));
+const server = createMockServer({ engine, log: requestLog.log, corsOrigins });
 
 server.listen(port, host, () => {
   const address = server.address();
@@ -37,10 +39,15 @@ server.listen(port, host, () => {
 });
 
 function stop(signal: string): void {
+  requestLog.flush();
   console.log(`${signal} received: closing the mock`);
-  server.close(() => process.exit(0));
+  const exit = () => {
+    requestLog.flush();
+    process.exit(0);
+  };
+  server.close(exit);
   server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 5000).unref();
+  setTimeout(exit, 5000).unref();
 }
 process.once('SIGINT', () => stop('SIGINT'));
 process.once('SIGTERM', () => stop('SIGTERM'));
