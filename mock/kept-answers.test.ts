@@ -62,7 +62,7 @@ describe("Prism's static answer to a valid request, negotiated once", () => {
   });
 });
 
-describe("the sandbox's data for a request, kept by the canonical request", () => {
+describe("the sandbox's data for a request, kept by operation and query", () => {
   const shape = (query: Record<string, string>) => shapeSuccess(
     { operation: scrapeOperation, path: '/web/scrape', query: new URLSearchParams(query), body: undefined, preferences: {}, balance: 5000 },
     { success: true, platform: 'web', endpoint: '/web/scrape', credits_used: 1, credits_remaining: 5000, request_id: 'req_x', cached: false, data: {} },

@@ -116,12 +116,13 @@ async function fetchSandbox(operationId: DataOperationId, query: Record<string, 
 async function sandboxData(operationId: DataOperationId, query: URLSearchParams): Promise<SandboxAnswer> {
   if (Number(query.get('wait_for') ?? 0) > 0) return fetchSandbox(operationId, withDefaults(operationId, query));
   const key = `${operationId}?${query}`;
-  const kept = sandboxAnswers.get(key);
-  if (kept) return kept;
+  const known = sandboxAnswers.get(key);
+  if (known) return known;
   const answer = await fetchSandbox(operationId, withDefaults(operationId, query));
-  if (!(answer instanceof ProviderError)) deepFrozen(answer);
-  sandboxAnswers.set(key, answer);
-  return answer;
+  // A copy is frozen: the sandbox's own objects may be shared with its other answers.
+  const kept = answer instanceof ProviderError ? answer : deepFrozen(structuredClone(answer));
+  sandboxAnswers.set(key, kept);
+  return kept;
 }
 
 /** Prism's 200 `envelope` made to agree with the request (see the file's comment); `envelope` is left alone. */
