@@ -76,7 +76,7 @@ describe.each(STORE_BACKENDS)('the group commit on $name', ({ newLocation }) => 
     expect((await stores.ledger.entries(key.id)).map((entry) => entry.kind)).toEqual(['top_up']);
   });
 
-  it('the rate-limit counts and refunds of one turn share the charges\' transaction, each answered its own count', async () => {
+  it('the rate-limit counts, refunds and cache writes of one turn share the charges\' transaction, each answered its own count', async () => {
     const { key } = await stores.keys.create({ credits: 10 });
     await stores.ledger.charge(key.id, 2, { requestId: 'req_0' });
     const transaction = vi.spyOn(stores.database, 'transaction');
@@ -84,8 +84,10 @@ describe.each(STORE_BACKENDS)('the group commit on $name', ({ newLocation }) => 
       Promise.all(Array.from({ length: 10 }, () => stores.rateLimits.count(key.id, 60_000))),
       stores.ledger.refund(key.id, 2, { requestId: 'req_0' }),
       stores.ledger.charge(key.id, 1, { requestId: 'req_1' }),
+      stores.cache.put('live:searchWeb:[]', { results: [1] }, 5_000),
     ]);
     expect(transaction).toHaveBeenCalledTimes(1);
+    expect(await outside.cache.get('live:searchWeb:[]')).toEqual({ data: { results: [1] }, storedAtMs: 5_000 });
     expect([...counts].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect([refund, charge.balance].sort()).toEqual([10, 9].sort());
     expect(await outside.ledger.balance(key.id)).toBe(9);
