@@ -1,6 +1,7 @@
 /** The address policy that refuses every non-public target: by URL, at connect time (DNS answers) and on redirects. */
 import { MockAgent } from 'undici';
-import { describe, expect, it } from 'vitest';
+import ipaddr from 'ipaddr.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkedUrl, isPublicAddress } from './address-policy.ts';
 import { DEFAULT_LIMITS, fetchPage } from './fetch-page.ts';
 import { guardedAgent } from './guarded-agent.ts';
@@ -25,6 +26,26 @@ describe('the address policy', () => {
     expect(checkedUrl('https://example.com/a', closed).href).toBe('https://example.com/a');
     expect(isPublicAddress('93.184.215.14')).toBe(true);
     expect(isPublicAddress('2606:2800:21f:cb07:6820:80da:af6b:8b2c')).toBe(true);
+  });
+
+  it.each([
+    ['https://example.com/a', true], ['https://social.example/groups/x', true], ['http://1.2.3.4.example/', true], ['http://93.184.215.14/', true],
+    ['http://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/', true], ['http://127.0.0.1.nip.io/', true], ['http://db.internal/', false], ['http://[::ffff:10.0.0.1]/', false],
+  ])('gives %s the verdict ipaddr.isValid gave (allowed: %s)', (url, allowed) => {
+    const check = () => checkedUrl(url, closed);
+    if (allowed) expect(check()).toBeInstanceOf(URL);
+    else expect(check).toThrow(expect.objectContaining({ code: 'url_not_allowed' }));
+  });
+
+  describe('host names skip ipaddr (its parser throws and catches on each, 5% of a cached call)', () => {
+    afterEach(() => vi.restoreAllMocks());
+    it.each(['https://example.com/a', 'https://social.example/groups/berlin-hikers', 'http://xn--bcher-kva.example/'])('checks %s without calling ipaddr', (url) => {
+      const isValid = vi.spyOn(ipaddr, 'isValid');
+      const parse = vi.spyOn(ipaddr, 'parse');
+      checkedUrl(url, closed);
+      expect(isValid).not.toHaveBeenCalled();
+      expect(parse).not.toHaveBeenCalled();
+    });
   });
 
   it('refuses a name whose DNS answer is private, at connect time', async () => {

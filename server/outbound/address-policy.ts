@@ -4,12 +4,18 @@
  * and every IPv6 form that embeds one of them are refused, however the address is spelled:
  * WHATWG URL parsing normalises decimal, octal and hexadecimal IPv4 forms before this check.
  */
+import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { ProviderError } from '../providers/types.ts';
 
+/** Whether `address` is an IP literal in standard form (node:net's test, which does not throw and catch as ipaddr's parser does for a host name). */
+function isIpLiteral(address: string): boolean {
+  return isIP(address) !== 0;
+}
+
 /** Whether `address` (an IP literal) is a public unicast address. */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
+  if (!isIpLiteral(address)) return false;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   return parsed.range() === 'unicast';
@@ -32,7 +38,7 @@ export function checkedUrl(text: string, policy: AddressPolicy, parameter = 'url
   if (url.username || url.password) throw new ProviderError('url_not_allowed', `${parameter} may not carry credentials.`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!policy.allowPrivateNetwork) {
-    if (ipaddr.isValid(host) && !isPublicAddress(host)) {
+    if (isIpLiteral(host) && !isPublicAddress(host)) {
       throw new ProviderError('url_not_allowed', `${parameter} targets a non-public address (${host}): only public addresses may be fetched.`);
     }
     if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local')) {

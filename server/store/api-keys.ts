@@ -1,4 +1,9 @@
-/** API keys: issued with a random secret, stored only as its SHA-256, found and compared in constant time. */
+/**
+ * API keys: issued with a random secret, stored only as its SHA-256, found and compared in constant
+ * time. A key found for a call is reused for the next calls with it for up to KEY_CACHE_MS, so a
+ * call costs no database read for its key: a revocation made through another store (another
+ * instance, the key commands) is seen within that bound, one made through this store at once.
+ */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ulid } from '../../lib/request-id.ts';
 import type { SqlDatabase } from './sql.ts';
@@ -45,6 +50,19 @@ interface KeyRow {
   revoked_at: string | null;
 }
 
+/** How long a key read for a call is reused in this process before it is read again. */
+export const KEY_CACHE_MS = 1000;
+
+/** Keys kept at most (the oldest read is dropped first); unknown secrets are never kept. */
+const CACHED_KEYS = 10_000;
+
+export interface ApiKeyStoreOptions {
+  /** How long a key found by its secret is reused (KEY_CACHE_MS; 0 reads it on every call). */
+  cacheMs?: number;
+  /** The time in milliseconds (tests pass their own). */
+  now?: () => number;
+}
+
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 function randomBase62(length: number): string {
@@ -80,9 +98,17 @@ function toApiKey(row: KeyRow): ApiKey {
 
 export class ApiKeyStore {
   private readonly database: SqlDatabase;
+  private readonly cacheMs: number;
+  private readonly now: () => number;
+  /** Keys found by their secrets, by the secret's hash, with when they were read. */
+  private readonly found = new Map<string, { key: ApiKey; readAtMs: number }>();
+  /** Counts revocations through this store, before and after each: a read they overlapped is not kept. */
+  private revocations = 0;
 
-  constructor(database: SqlDatabase) {
+  constructor(database: SqlDatabase, options: ApiKeyStoreOptions = {}) {
     this.database = database;
+    this.cacheMs = options.cacheMs ?? KEY_CACHE_MS;
+    this.now = options.now ?? Date.now;
   }
 
   /** Issues a key; the secret is returned here once and never stored. Its credits are the first ledger entry. */
@@ -108,13 +134,22 @@ export class ApiKeyStore {
     return { key: (await this.get(id))!, secret };
   }
 
-  /** The key whose secret this is, compared in constant time, or undefined. */
+  /** The key whose secret this is, compared in constant time, or undefined; as read at most KEY_CACHE_MS ago. */
   async findBySecret(secret: string): Promise<ApiKey | undefined> {
     const hash = hashKey(secret);
+    const nowMs = this.now();
+    const found = this.found.get(hash);
+    if (found && nowMs - found.readAtMs < this.cacheMs) return found.key;
+    this.found.delete(hash);
+    const revocations = this.revocations;
     const row = await this.database.get<KeyRow>('SELECT * FROM api_keys WHERE key_hash = ?', [hash]);
-    if (!row) return undefined;
-    const matches = timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'));
-    return matches ? toApiKey(row) : undefined;
+    if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
+    const key = toApiKey(row);
+    if (this.cacheMs > 0 && revocations === this.revocations) {
+      this.found.set(hash, { key, readAtMs: nowMs });
+      if (this.found.size > CACHED_KEYS) this.found.delete(this.found.keys().next().value!);
+    }
+    return key;
   }
 
   async get(id: string): Promise<ApiKey | undefined> {
@@ -132,8 +167,12 @@ export class ApiKeyStore {
     return (await this.database.all<KeyRow>('SELECT * FROM api_keys ORDER BY id')).map(toApiKey);
   }
 
-  /** Revokes a key; later calls with it answer 401 api_key_revoked. */
+  /** Revokes a key; later calls with it answer 401 api_key_revoked (on other instances within KEY_CACHE_MS). */
   async revoke(id: string, now: Date = new Date()): Promise<boolean> {
-    return (await this.database.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now.toISOString(), id])) === 1;
+    this.revocations++;
+    const revoked = (await this.database.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now.toISOString(), id])) === 1;
+    this.revocations++;
+    for (const [hash, found] of this.found) if (found.key.id === id) this.found.delete(hash);
+    return revoked;
   }
 }

@@ -1,8 +1,10 @@
 /**
  * Credits: the balance on each key and the append-only ledger that explains it. A charge is one
  * conditional update (`balance >= amount`) and its ledger row in one transaction, so a balance
- * never goes negative and concurrent calls never spend the same credit twice.
+ * never goes negative and concurrent calls never spend the same credit twice. The charges, refunds
+ * and top-ups of one event-loop turn share that transaction (store/group-commit.ts).
  */
+import { groupCommitOf, type GroupCommit } from './group-commit.ts';
 import type { SqlDatabase } from './sql.ts';
 
 export interface LedgerReference {
@@ -35,10 +37,12 @@ export interface LedgerObserver {
 export class Ledger {
   private readonly database: SqlDatabase;
   private readonly observer: LedgerObserver | undefined;
+  private readonly groupCommit: GroupCommit;
 
   constructor(database: SqlDatabase, observer?: LedgerObserver) {
     this.database = database;
     this.observer = observer;
+    this.groupCommit = groupCommitOf(database);
   }
 
   async balance(keyId: string): Promise<number> {
@@ -47,10 +51,14 @@ export class Ledger {
     return row.balance;
   }
 
-  /** Draws `amount` credits if the balance covers them; a zero amount draws nothing and writes nothing. */
+  /**
+   * Draws `amount` credits if the balance covers them; a zero amount draws nothing and writes nothing.
+   * Written with the other charges of this event-loop turn in one transaction (store/group-commit.ts),
+   * answered once it has committed.
+   */
   async charge(keyId: string, amount: number, reference: LedgerReference, now: Date = new Date()): Promise<ChargeResult> {
     if (amount === 0) return { ok: true, balance: await this.balance(keyId) };
-    const result = await this.database.transaction(async () => {
+    const result = await this.groupCommit.run(`api_keys:${keyId}`, async () => {
       const row = await this.database.get<{ balance: number }>('UPDATE api_keys SET balance = balance - ? WHERE id = ? AND balance >= ? RETURNING balance', [amount, keyId, amount]);
       if (!row) return { ok: false, balance: await this.balance(keyId) } as const;
       await this.append(keyId, 'charge', -amount, row.balance, reference, now);
@@ -91,8 +99,9 @@ export class Ledger {
     }));
   }
 
+  /** Written with the other writes of this event-loop turn, like a charge. */
   private credit(keyId: string, amount: number, kind: 'refund' | 'top_up', reference: LedgerReference, now: Date): Promise<number> {
-    return this.database.transaction(async () => {
+    return this.groupCommit.run(`api_keys:${keyId}`, async () => {
       const row = await this.database.get<{ balance: number }>('UPDATE api_keys SET balance = balance + ? WHERE id = ? RETURNING balance', [amount, keyId]);
       if (!row) throw new Error(`no API key ${keyId}`);
       await this.append(keyId, kind, amount, row.balance, reference, now);

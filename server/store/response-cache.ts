@@ -1,4 +1,5 @@
-/** Cached `data` of operations that cache (`x-cache`), keyed by mode, operation and canonical query. */
+/** Cached `data` of operations that cache (`x-cache`), keyed by mode, operation and canonical query; stored in the group commit of its turn (store/group-commit.ts). */
+import { groupCommitOf } from './group-commit.ts';
 import type { SqlDatabase } from './sql.ts';
 
 export interface CachedData {
@@ -38,7 +39,11 @@ export class ResponseCache {
 
   async put(cacheKey: string, data: Record<string, unknown>, nowMs: number): Promise<void> {
     this.remember(cacheKey, { data, storedAtMs: nowMs });
-    await this.database.run('INSERT INTO response_cache (cache_key, data, stored_at_ms) VALUES (?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET data = excluded.data, stored_at_ms = excluded.stored_at_ms', [cacheKey, JSON.stringify(data), nowMs]);
+    const text = JSON.stringify(data);
+    await groupCommitOf(this.database).run(`response_cache:${cacheKey}`, () => this.database.run(
+      'INSERT INTO response_cache (cache_key, data, stored_at_ms) VALUES (?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET data = excluded.data, stored_at_ms = excluded.stored_at_ms',
+      [cacheKey, text, nowMs],
+    ));
   }
 
   /** Drops entries too old for any caller to use. */

@@ -20,6 +20,11 @@ export interface SqlDatabase {
    * savepoint of it, so steps compose atomically. Rolls back when `work` throws.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Whether the caller runs inside an open transaction of this database (its statements join it).
+   * A database that cannot tell (a wrapper) leaves it out, and its writes are never grouped.
+   */
+  inTransaction?(): boolean;
   /** How many of the migrations this code knows are applied (throws when the database does not answer). */
   migrationsApplied(): Promise<{ applied: number; expected: number }>;
   close(): Promise<void>;

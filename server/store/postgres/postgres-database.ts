@@ -89,6 +89,10 @@ export class PostgresDatabase implements SqlDatabase {
     }
   }
 
+  inTransaction(): boolean {
+    return this.transactions.getStore()?.open === true;
+  }
+
   async migrationsApplied(): Promise<{ applied: number; expected: number }> {
     const row = (await this.get<{ applied: number }>('SELECT COUNT(*)::int AS applied FROM schema_migrations WHERE version <= ?', [POSTGRES_MIGRATIONS.length]))!;
     return { applied: row.applied, expected: POSTGRES_MIGRATIONS.length };

@@ -68,6 +68,10 @@ export class SqliteDatabase implements SqlDatabase {
     }
   }
 
+  inTransaction(): boolean {
+    return this.transactions.getStore()?.open === true;
+  }
+
   async migrationsApplied(): Promise<{ applied: number; expected: number }> {
     const row = (await this.get<{ applied: number }>('SELECT COUNT(*) AS applied FROM schema_migrations WHERE version <= ?', [MIGRATIONS.length]))!;
     return { applied: row.applied, expected: MIGRATIONS.length };
