@@ -1,5 +1,5 @@
 /** A deterministic pseudo-random generator seeded from a string, and the helpers the sandbox builds data with. */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The sandbox's fixed "now": relative periods (`range`, `time_range`, upcoming events) count from it. */
 export const SANDBOX_NOW = Date.parse('2026-12-01T12:00:00Z');
@@ -16,14 +16,38 @@ const WORDS = [
   'studio', 'summit', 'team', 'theory', 'ticket', 'travel', 'update', 'valley', 'vector', 'weekend', 'window', 'workflow',
 ] as const;
 
-/** An ISO 8601 UTC date-time without milliseconds (`2026-10-07T16:22:05Z`). */
+const DAY_SECONDS = 86_400;
+
+function twoDigits(value: number): string {
+  return value < 10 ? `0${value}` : String(value);
+}
+
+/**
+ * An ISO 8601 UTC date-time without milliseconds (`2026-10-07T16:22:05Z`), as `toISOString()` truncated to the
+ * second, for the years 0000–9999, computed without a Date (the sandbox makes a hundred per listing). The calendar
+ * is Howard Hinnant's `civil_from_days`.
+ */
 export function isoSeconds(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const totalSeconds = Math.floor(epochMs / 1000);
+  const days = Math.floor(totalSeconds / DAY_SECONDS);
+  const secondOfDay = totalSeconds - days * DAY_SECONDS;
+  const shifted = days + 719_468;
+  const era = Math.floor(shifted / 146_097);
+  const dayOfEra = shifted - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
+  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const hours = Math.floor(secondOfDay / 3600);
+  const minutes = Math.floor((secondOfDay % 3600) / 60);
+  return `${String(year).padStart(4, '0')}-${twoDigits(month)}-${twoDigits(day)}T${twoDigits(hours)}:${twoDigits(minutes)}:${twoDigits(secondOfDay % 60)}Z`;
 }
 
 /** The first `length` hex characters of the SHA-256 of `text`: a short stable fingerprint. */
 export function fingerprint(text: string, length = 12): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, length);
+  return hash('sha256', text, 'hex').slice(0, length);
 }
 
 /** sfc32 seeded with the SHA-256 of the seed: the same seed always gives the same sequence. */
@@ -34,7 +58,7 @@ export class SeededRandom {
   #d: number;
 
   constructor(seed: string) {
-    const digest = createHash('sha256').update(seed).digest();
+    const digest = hash('sha256', seed, 'buffer');
     this.#a = digest.readUInt32BE(0);
     this.#b = digest.readUInt32BE(4);
     this.#c = digest.readUInt32BE(8);
@@ -90,8 +114,10 @@ export class SeededRandom {
 
   /** A sentence of `min` to `max` words, capitalised, ending with a full stop. */
   sentence(min = 6, max = 14): string {
-    const words = Array.from({ length: this.int(min, max) }, () => this.pick(WORDS));
-    return `${capitalise(words.join(' '))}.`;
+    const count = this.int(min, max);
+    let text = '';
+    for (let i = 0; i < count; i++) text += (i === 0 ? '' : ' ') + this.pick(WORDS);
+    return `${capitalise(text)}.`;
   }
 
   /** A title of `min` to `max` distinct words, each capitalised. */
@@ -111,17 +137,23 @@ export class SeededRandom {
 
   /** `length` lower-case hex characters. */
   hex(length: number): string {
-    return Array.from({ length }, () => this.int(0, 15).toString(16)).join('');
+    let text = '';
+    for (let i = 0; i < length; i++) text += this.int(0, 15).toString(16);
+    return text;
   }
 
   /** `length` characters of Crockford's base 32 (upper case, as in ULIDs). */
   base32(length: number): string {
-    return Array.from({ length }, () => CROCKFORD[this.int(0, 31)]).join('');
+    let text = '';
+    for (let i = 0; i < length; i++) text += CROCKFORD[this.int(0, 31)];
+    return text;
   }
 
   /** `length` decimal digits, the first not zero (a numeric id as text). */
   digits(length: number): string {
-    return String(this.int(1, 9)) + Array.from({ length: length - 1 }, () => this.int(0, 9)).join('');
+    let text = String(this.int(1, 9));
+    for (let i = 1; i < length; i++) text += this.int(0, 9);
+    return text;
   }
 }
 
