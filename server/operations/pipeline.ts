@@ -38,7 +38,7 @@ function cacheKey(context: OperationContext): string {
   const { operation, key, query } = context;
   const parameters = Object.entries(query)
     .filter(([name]) => name !== 'fresh' && !(operation.cache?.mode === 'max_age' && name === operation.cache.parameter))
-    .sort(([a], [b]) => a.localeCompare(b));
+    .sort(([a], [b]) => (a < b ? -1 : 1));
   return `${CONTRACT_VERSION}:${key.sandbox ? 'sandbox' : 'live'}:${operation.operationId}:${JSON.stringify(parameters)}`;
 }
 
