@@ -9,10 +9,10 @@
  * cache key names the contract's version. Its envelope (platform, endpoint, credits, request id,
  * `cached`, and that `data` is an object) is checked as always.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { contractDocument, resolveRef } from '../../lib/contract-document.ts';
-import { withContractFormats } from '../../lib/contract-formats.ts';
 import type { OperationRow } from '../../generated/operations.ts';
+import { contractValidator } from './contract-ajv.ts';
 
 type Json = Record<string, any>;
 
@@ -22,18 +22,27 @@ export interface AnswerProblem {
   message: string;
 }
 
-const ajv = withContractFormats(new Ajv2020({ strict: false, allErrors: true }));
-ajv.addSchema(contractDocument, 'contract');
+/** Per operation, status and whether `data` is left out: the validator, or null when the contract declares no JSON body. */
 const validators = new Map<string, ValidateFunction | null>();
 
 function pointerOf(...parts: string[]): string {
   return parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 }
 
+function responsesOf(operation: OperationRow): Json {
+  return (contractDocument.paths as Json)[operation.path][operation.method.toLowerCase()].responses as Json;
+}
+
+/** The response the operation declares for `status` (`404`, else `4XX`, else `default`), as OpenAPI picks it. */
+function declaredStatus(operation: OperationRow, status: number): string | undefined {
+  const responses = responsesOf(operation);
+  return [String(status), `${String(status)[0]}XX`, 'default'].find((candidate) => candidate in responses);
+}
+
 /** The pointer of the JSON body schema this operation declares for `status`, or undefined when none is declared. */
 function bodySchemaPointer(operation: OperationRow, status: number): string | undefined {
-  const responses = (contractDocument.paths as Json)[operation.path][operation.method.toLowerCase()].responses as Json;
-  const declared = [String(status), `${String(status)[0]}XX`, 'default'].find((candidate) => candidate in responses);
+  const responses = responsesOf(operation);
+  const declared = declaredStatus(operation, status);
   if (!declared) return undefined;
   let pointer = `#/${pointerOf('paths', operation.path, operation.method.toLowerCase(), 'responses', declared)}`;
   const response = responses[declared] as Json;
@@ -84,7 +93,7 @@ function validatorFor(operation: OperationRow, status: number, withoutData: bool
   if (validate === undefined) {
     const pointer = bodySchemaPointer(operation, status);
     const envelope = pointer && withoutData ? envelopeSchema(refTarget(pointer)) : null;
-    validate = pointer === undefined ? null : ajv.compile(envelope ?? { $ref: `contract${pointer}` });
+    validate = pointer === undefined ? null : contractValidator(key, () => envelope ?? { $ref: `contract${pointer}` });
     validators.set(key, validate);
   }
   return validate;
@@ -100,8 +109,7 @@ function problemOf(error: ErrorObject): AnswerProblem {
  */
 export function answerProblems(operation: OperationRow | undefined, status: number, body: unknown, dataFromCache = false): AnswerProblem[] {
   if (!operation || status >= 500) return [];
-  const responses = (contractDocument.paths as Json)[operation.path][operation.method.toLowerCase()].responses as Json;
-  if (![String(status), `${String(status)[0]}XX`, 'default'].some((candidate) => candidate in responses)) {
+  if (!declaredStatus(operation, status)) {
     return [{ path: '/response', message: `no schema defined for status code '${status}' in the openapi spec` }];
   }
   const validate = validatorFor(operation, status, dataFromCache);
