@@ -9,7 +9,7 @@ import { errorAnswer } from '../../lib/envelope.ts';
 import type { Clock } from '../clock.ts';
 import type { Stores } from '../store/index.ts';
 import { callOf } from './call.ts';
-import { sendEnvelope, type SendOptions } from './send.ts';
+import { checkedJson, writeEnvelope, type SendOptions } from './send.ts';
 import { ServiceError } from './service-error.ts';
 import { internalError } from '../../lib/error-messages.ts';
 
@@ -33,7 +33,15 @@ export function errorHandler(stores: Stores, clock: Clock, options: SendOptions,
     const context = call.operation
       ? { platform: call.operation.platform, endpoint: call.operation.path, creditsRemaining: call.creditsRemaining }
       : { platform: failure.code === 'method_not_allowed' ? (req.path.split('/')[2] ?? 'unknown') : 'unknown', endpoint: req.path.replace(/^\/v1(?=\/)/, ''), creditsRemaining: call.creditsRemaining };
-    const { status, body } = errorAnswer(failure.code, failure.message, context, call.requestId, docsBaseUrl(req, publicBaseUrl));
-    sendEnvelope(res, status, body, failure.headers, options);
+    const docsBase = docsBaseUrl(req, publicBaseUrl);
+    const answer = errorAnswer(failure.code, failure.message, context, call.requestId, docsBase);
+    try {
+      writeEnvelope(res, answer.status, answer.body, checkedJson(res, answer.status, answer.body, options), failure.headers, options);
+    } catch (broken) {
+      if (!(broken instanceof ServiceError)) throw broken;
+      // The error envelope itself broke the contract (logged): the caller gets an internal error, which is not checked.
+      const internal = errorAnswer(broken.code, broken.message, context, call.requestId, docsBase);
+      writeEnvelope(res, internal.status, internal.body, JSON.stringify(internal.body), {}, options);
+    }
   };
 }

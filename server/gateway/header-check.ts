@@ -2,16 +2,13 @@
  * Development and test self-check: the headers of every answer against those the contract declares
  * for the operation and status (the body is checked by express-openapi-validator; headers are not).
  */
-import { withContractFormats } from '../../lib/contract-formats.ts';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { contractDocument } from '../../lib/contract-document.ts';
 import type { OperationRow } from '../../generated/operations.ts';
+import { contractValidator } from './contract-ajv.ts';
 
 type Json = Record<string, any>;
 
-const ajv = withContractFormats(new Ajv2020({ strict: false }));
-ajv.addSchema(contractDocument, 'contract');
-const compiled = new Map<string, ValidateFunction>();
 
 function resolve(node: Json): Json {
   let current = node;
@@ -22,12 +19,7 @@ function resolve(node: Json): Json {
 }
 
 function validatorAt(pointer: string): ValidateFunction {
-  let validate = compiled.get(pointer);
-  if (!validate) {
-    validate = ajv.compile({ $ref: `contract#${pointer}` });
-    compiled.set(pointer, validate);
-  }
-  return validate;
+  return contractValidator(pointer, () => ({ $ref: `contract#${pointer}` }));
 }
 
 /** Every way `headers` depart from what the contract declares for this answer; empty when they conform. */

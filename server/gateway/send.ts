@@ -1,9 +1,16 @@
-/** Sends an envelope with the four headers derived from it, checked against the contract outside production. */
+/**
+ * Answers an envelope: its body checked against the contract (answer-validator.ts) and serialised
+ * once, then written with the four headers derived from it; the headers are checked against the
+ * contract outside production.
+ */
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { envelopeHeaders, type EnvelopeBody } from '../../lib/envelope.ts';
+import { internalError } from '../../lib/error-messages.ts';
+import { answerProblems } from './answer-validator.ts';
 import { callOf } from './call.ts';
 import { headerProblems } from './header-check.ts';
+import { ServiceError } from './service-error.ts';
 
 export interface SendOptions {
   checkHeaders: boolean;
@@ -14,8 +21,23 @@ function setEarlier(res: Response): Record<string, string> {
   return Object.fromEntries(Object.entries(res.getHeaders()).map(([name, value]) => [name, String(value)]));
 }
 
-/** Writes `body` as JSON with `status`, the envelope headers and `extraHeaders`. */
-export function sendEnvelope(res: Response, status: number, body: EnvelopeBody, extraHeaders: Record<string, string>, options: SendOptions): void {
+/**
+ * `body` as JSON, once it conforms to the contract's schema for the call's operation and `status`;
+ * otherwise the problems are logged and an `internal_error` is thrown. `dataFromCache`: `body.data`
+ * came from the response cache, checked when it was stored, so only the envelope is checked.
+ */
+export function checkedJson(res: Response, status: number, body: EnvelopeBody, options: SendOptions, { dataFromCache = false } = {}): string {
+  const call = callOf(res);
+  const problems = answerProblems(call.operation, status, body, dataFromCache);
+  if (problems.length > 0) {
+    options.logger.error({ request_id: call.requestId, problems }, 'response does not match the contract');
+    throw new ServiceError('internal_error', internalError(call.requestId));
+  }
+  return JSON.stringify(body);
+}
+
+/** Writes `json` (the serialised `body`) with `status`, the envelope headers and `extraHeaders`. */
+export function writeEnvelope(res: Response, status: number, body: EnvelopeBody, json: string, extraHeaders: Record<string, string>, options: SendOptions): void {
   const call = callOf(res);
   const headers = { ...extraHeaders, ...envelopeHeaders(body, call.xCache) };
   if (options.checkHeaders) {
@@ -23,5 +45,5 @@ export function sendEnvelope(res: Response, status: number, body: EnvelopeBody, 
     const problems = headerProblems(call.operation, status, { ...setEarlier(res), ...headers });
     if (problems.length > 0) options.logger.error({ request_id: call.requestId, status, problems }, 'answer headers do not match the contract');
   }
-  res.status(status).set(headers).json(body);
+  res.status(status).set(headers).type('application/json').send(json);
 }

@@ -5,10 +5,11 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { OperationRow } from '../../generated/operations.ts';
+import { contractDocument } from '../../lib/contract-document.ts';
 import type { EnvelopeBody } from '../../lib/envelope.ts';
 import { envelopeHeaders } from '../../lib/envelope.ts';
 import { callOf } from '../gateway/call.ts';
-import { sendEnvelope, type SendOptions } from '../gateway/send.ts';
+import { checkedJson, writeEnvelope, type SendOptions } from '../gateway/send.ts';
 import { ServiceError } from '../gateway/service-error.ts';
 import { insufficientCredits } from '../../lib/error-messages.ts';
 import type { Dependencies, OperationContext, OperationHandler } from './types.ts';
@@ -30,17 +31,28 @@ function usableAgeMs(operation: OperationRow, req: Request, query: Record<string
   return (operation.cache.ttlSeconds ?? WINDOW_SECONDS_DEFAULT) * 1000;
 }
 
+/** Cached data was checked against this version of the contract when it was stored (answer-validator.ts), so the version is part of its key. */
+const CONTRACT_VERSION = (contractDocument.info as { version: string }).version;
+
 function cacheKey(context: OperationContext): string {
   const { operation, key, query } = context;
   const parameters = Object.entries(query)
     .filter(([name]) => name !== 'fresh' && !(operation.cache?.mode === 'max_age' && name === operation.cache.parameter))
-    .sort(([a], [b]) => a.localeCompare(b));
-  return `${key.sandbox ? 'sandbox' : 'live'}:${operation.operationId}:${JSON.stringify(parameters)}`;
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return `${CONTRACT_VERSION}:${key.sandbox ? 'sandbox' : 'live'}:${operation.operationId}:${JSON.stringify(parameters)}`;
 }
 
-async function dataFor(context: OperationContext, handler: OperationHandler, req: Request): Promise<Record<string, unknown>> {
+interface CallData {
+  data: Record<string, unknown>;
+  /** `data` came from the response cache. */
+  fromCache: boolean;
+  /** Where a fresh result of a cached operation is stored, once its answer passed the contract. */
+  storeUnder?: string;
+}
+
+async function dataFor(context: OperationContext, handler: OperationHandler, req: Request): Promise<CallData> {
   const { operation, call, deps } = context;
-  if (!operation.cache) return handler.run(context);
+  if (!operation.cache) return { data: await handler.run(context), fromCache: false };
   const key = cacheKey(context);
   const usableMs = usableAgeMs(operation, req, context.query);
   if (usableMs !== undefined) {
@@ -48,13 +60,11 @@ async function dataFor(context: OperationContext, handler: OperationHandler, req
     if (stored && deps.clock.now() - stored.storedAtMs < usableMs) {
       call.cached = true;
       call.xCache = 'HIT';
-      return stored.data;
+      return { data: stored.data, fromCache: true };
     }
     call.xCache = 'MISS';
   }
-  const data = await handler.run(context);
-  await deps.stores.cache.put(key, data, deps.clock.now());
-  return data;
+  return { data: await handler.run(context), fromCache: false, storeUnder: key };
 }
 
 function abortOnHangUp(res: Response): AbortSignal {
@@ -86,7 +96,7 @@ export function operationRoute(operation: OperationRow, handler: OperationHandle
     }
     call.charged = operation.creditCost;
 
-    const data = await dataFor(context, handler, req);
+    const { data, fromCache, storeUnder } = await dataFor(context, handler, req);
     const body: EnvelopeBody = {
       success: true,
       platform: operation.platform,
@@ -97,10 +107,13 @@ export function operationRoute(operation: OperationRow, handler: OperationHandle
       cached: call.cached,
       data,
     };
-    sendEnvelope(res, 200, body, {}, options);
-    // Stored only once the answer passed the contract's response validation and went out as a 200.
-    if (call.idempotencyKey && res.statusCode === 200) {
-      await deps.stores.idempotency.complete(key.id, call.idempotencyKey, { status: 200, headers: envelopeHeaders(body, call.xCache), body: JSON.stringify(body) });
+    // Serialised once, for the answer and its idempotency record; a body that breaks the contract throws (a 500, refunded).
+    const json = checkedJson(res, 200, body, options, { dataFromCache: fromCache });
+    // Only data that passed the contract is cached: a later hit checks just its envelope.
+    if (storeUnder) await deps.stores.cache.put(storeUnder, data, deps.clock.now());
+    writeEnvelope(res, 200, body, json, {}, options);
+    if (call.idempotencyKey) {
+      await deps.stores.idempotency.complete(key.id, call.idempotencyKey, { status: 200, headers: envelopeHeaders(body, call.xCache), body: json });
     }
   };
 }
