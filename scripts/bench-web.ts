@@ -81,11 +81,23 @@ try {
   });
   server.stdout.resume();
   const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+  /**
+   * When to look at the job next: every 100 ms, or sooner when the pages still to come, at the rate
+   * so far, are done before that. Polling every 100 ms alone rounded a 0.7 s crawl up to the next
+   * poll, up to 14% of its time (every round of a run came out at the same 1,370 pages/s), and
+   * polling often all along would load the server it measures.
+   */
+  const nextPollMs = (done: number, limit: number, elapsedMs: number) => {
+    if (done === 0) return 100;
+    const remainingMs = ((limit - done) * elapsedMs) / done;
+    return Math.max(5, Math.min(100, remainingMs));
+  };
   const crawl = async (limit: number) => {
     const submitted = (await (await fetch(`${baseUrl}/web/crawl`, { method: 'POST', headers, body: JSON.stringify({ url: `${origin}/site/0`, limit, max_depth: 10, formats: 'markdown,metadata', allow_backward_links: true }) })).json()) as { data: { job: { id: string } } };
+    const submittedAt = performance.now();
     let job: { status: string; pages_completed: number } = { status: 'queued', pages_completed: 0 };
     while (job.status === 'queued' || job.status === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, nextPollMs(job.pages_completed, limit, performance.now() - submittedAt)));
       // limit=1: the poll reads the status; the pages stay on the server.
       job = ((await (await fetch(`${baseUrl}/web/jobs/${submitted.data.job.id}?limit=1`, { headers })).json()) as { data: { job: typeof job } }).data.job;
     }
