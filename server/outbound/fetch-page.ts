@@ -51,19 +51,30 @@ function decodingDispatcher(agent: Agent): Dispatcher {
   return dispatcher;
 }
 
-/** The body, decoded, read no further than `maxBytes`: a decompression bomb stops there. */
-async function readBounded(body: Readable, maxBytes: number, url: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    // Leaving the loop destroys the stream: no more is read or decoded.
-    if (size > maxBytes) {
-      throw new ProviderError('upstream_failed', `The page ${url} is larger than ${maxBytes} bytes.`);
-    }
-    chunks.push(chunk);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+/**
+ * The body, decoded, read no further than `maxBytes`: a decompression bomb stops there. Read by
+ * its events rather than an async iterator, which costs a stream-finished watcher and a promise
+ * per chunk, a good share of a small page's fetch.
+ */
+function readBounded(body: Readable, maxBytes: number, url: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        // Destroying the stream stops reading and decoding: no more is read.
+        body.destroy();
+        reject(new ProviderError('upstream_failed', `The page ${url} is larger than ${maxBytes} bytes.`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    body.once('error', reject);
+    // Closed without its end (the connection dropped): what was read is not the page.
+    body.once('close', () => reject(new Error('the connection closed before the end of the page')));
+  });
 }
 
 /** One header of an answer (the first, when it was sent more than once). */
