@@ -9,11 +9,12 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { goalReport, median, medianAndRange } from './bench-goals.ts';
+import { processCpuMs } from './process-cpu.ts';
 import { projectRoot } from './paths.ts';
 
 const SCRAPE_PATH = '/web/scrape?url=https%3A%2F%2Fexample.com%2Fblog%2Flaunch';
@@ -92,12 +93,6 @@ async function coldStart(command: Command, runs: number): Promise<number[]> {
   return times;
 }
 
-/** CPU milliseconds a process has used, all its threads (user + system, from /proc; clock ticks of 10 ms). */
-async function cpuMs(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 interface Load { rps: number; p50: number; p99: number; non2xx: number; cpuMsPerRequest: number }
 
 /**
@@ -105,9 +100,9 @@ interface Load { rps: number; p50: number; p99: number; non2xx: number; cpuMsPer
  * request: what the server spends, whatever else the machine runs.
  */
 async function load(server: Server, seconds: number): Promise<Load> {
-  const cpuBefore = await cpuMs(server.pid);
+  const cpuBefore = await processCpuMs(server.pid);
   const result = await autocannon({ url: `${server.baseUrl}${SCRAPE_PATH}`, headers: HEADERS, connections: 16, duration: seconds });
-  const cpuMsPerRequest = ((await cpuMs(server.pid)) - cpuBefore) / Math.max(1, result.requests.total);
+  const cpuMsPerRequest = ((await processCpuMs(server.pid)) - cpuBefore) / Math.max(1, result.requests.total);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, cpuMsPerRequest };
 }
 

@@ -15,13 +15,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startPostgresCluster } from '../server/test-support/postgres-cluster.ts';
 import { projectRoot } from './paths.ts';
+import { processCpuMs } from './process-cpu.ts';
 
 const EVENTS_PATH = '/socialnet/events?url=https%3A%2F%2Fsocial.example%2Fgroups%2Fberlin-hikers';
 const LOAD_SECONDS = 5;
 const CONNECTIONS = 16;
 const run = promisify(execFile);
 
-async function startProcess(args: string[], env: Record<string, string>): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+interface Started { baseUrl: string; pid: number; stop(): Promise<void> }
+
+async function startProcess(args: string[], env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, args, { cwd: projectRoot, env: { ...process.env, ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -39,6 +42,7 @@ async function startProcess(args: string[], env: Record<string, string>): Promis
   child.stdout.resume();
   return {
     baseUrl,
+    pid: child.pid!,
     async stop() {
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
@@ -47,9 +51,12 @@ async function startProcess(args: string[], env: Record<string, string>): Promis
   };
 }
 
-async function load(url: string, headers: Record<string, string>) {
+/** `LOAD_SECONDS` of load on `server`; besides the throughput, the server's own CPU time per request. */
+async function load(server: Started, url: string, headers: Record<string, string>) {
+  const cpuBefore = await processCpuMs(server.pid);
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: LOAD_SECONDS });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+  const cpuMsPerRequest = ((await processCpuMs(server.pid)) - cpuBefore) / Math.max(1, result.requests.total);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, cpuMsPerRequest };
 }
 
 type Figures = Awaited<ReturnType<typeof load>>;
@@ -73,12 +80,13 @@ async function measureServers(env: Record<string, string>, instances: number, { 
     }
     // Uncached: `Cache-Control: no-cache` makes every call go to the sandbox provider, charged, with its ledger row.
     const loadHeaders = uncached ? { ...headers, 'cache-control': 'no-cache' } : headers;
-    const each = await Promise.all(servers.map((server) => load(`${server.baseUrl}${EVENTS_PATH}`, loadHeaders)));
+    const each = await Promise.all(servers.map((server) => load(server, `${server.baseUrl}${EVENTS_PATH}`, loadHeaders)));
     const figures = {
       rps: each.reduce((sum, figure) => sum + figure.rps, 0),
       p50: Math.max(...each.map((figure) => figure.p50)),
       p99: Math.max(...each.map((figure) => figure.p99)),
       non2xx: each.reduce((sum, figure) => sum + figure.non2xx, 0),
+      cpuMsPerRequest: each.reduce((sum, figure) => sum + figure.cpuMsPerRequest, 0) / each.length,
     };
     return { figures, body };
   } finally {
@@ -106,7 +114,7 @@ const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => console.l
 process.once('SIGTERM', () => server.close(() => process.exit(0)));
 `);
   const bare = await startProcess([bareFile], {});
-  const baseline = await load(`${bare.baseUrl}${EVENTS_PATH}`, {});
+  const baseline = await load(bare, `${bare.baseUrl}${EVENTS_PATH}`, {});
   await bare.stop();
 
   const columns: [string, Figures][] = [['SQLite', sqlite], ['uncached', uncachedSqlite], ['PostgreSQL', single], ['2 × PG', pair], ['bare express', baseline]];
@@ -118,7 +126,9 @@ process.once('SIGTERM', () => server.close(() => process.exit(0)));
   row('latency p50 (ms)', (figures) => format(figures.p50, 1));
   row('latency p99 (ms)', (figures) => format(figures.p99, 1));
   row('non-2xx answers', (figures) => format(figures.non2xx));
+  row('server CPU/request (ms)', (figures) => format(figures.cpuMsPerRequest, 3));
   console.log(`two instances on PostgreSQL: ${(pair.rps / single.rps).toFixed(2)} × one instance's throughput (this machine has ${availableParallelism()} cores, shared by both and by PostgreSQL)`);
+  console.log(`server CPU per request, bare ÷ full stack (the ratio a machine with a core to spare for the load generator would show): cached ${(baseline.cpuMsPerRequest / sqlite.cpuMsPerRequest).toFixed(2)}, uncached ${(baseline.cpuMsPerRequest / uncachedSqlite.cpuMsPerRequest).toFixed(2)}`);
   console.log(`"uncached": the same call on SQLite with Cache-Control: no-cache, so each one reaches the sandbox provider and is charged with a ledger row`);
   console.log(goalReport([
     { figure: 'cached call, full stack on SQLite ÷ bare Express', value: (sqlite.rps / baseline.rps).toFixed(2), goal: '≥ 0.5', met: sqlite.rps / baseline.rps >= 0.5 },
