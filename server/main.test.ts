@@ -85,7 +85,8 @@ describe('the server process', () => {
     }
   });
 
-  it.each<{ env: Record<string, string>; message: string }>([
+  // Each of these spawns a process that only reads its configuration and exits: they run side by side.
+  it.concurrent.for<{ env: Record<string, string>; message: string }>([
     { env: { PORT: 'http' }, message: 'PORT must be an integer from 0 to 65535, got "http"' },
     { env: { RATE_LIMIT: 'lots' }, message: 'RATE_LIMIT must be REQUESTS/SECONDS with both at least 1, such as 120/60, got "lots"' },
     { env: { PROVIDER_ROUTES: '{"searchWeb":"acme"}' }, message: 'PROVIDER_ROUTES routes searchWeb to "acme", which is not a provider' },
@@ -96,7 +97,7 @@ describe('the server process', () => {
     { env: { SEARXNG_URL: 'localhost:8888' }, message: 'SEARXNG_URL must be an http(s) URL without query or fragment, such as http://127.0.0.1:8080; got "localhost:8888"' },
     { env: { OPENAI_MODEL: 'llama3.2' }, message: 'OPENAI_BASE_URL must be set to use OPENAI_MODEL' },
     { env: { PROVIDER_ROUTES: '{"searchWeb":"searxng"}' }, message: 'PROVIDER_ROUTES routes searchWeb to "searxng", which is not a provider (known: web)' },
-  ])('refuses to start with a bad configuration, naming the variable, exit 2: $message', async ({ env, message }) => {
+  ])('refuses to start with a bad configuration, naming the variable, exit 2: $message', async ({ env, message }, { expect }) => {
     const server = start({ DATABASE_URL: ':memory:', ...env });
     const [code] = await once(server.child, 'exit');
     expect(code).toBe(2);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStores, type Stores } from './store/index.ts';
 import { newPostgresDatabase } from './test-support/postgres-database.ts';
-import { keyCommand, startServerProcess, type ServerProcess } from './test-support/server-process.ts';
+import { startServerProcess, type ServerProcess } from './test-support/server-process.ts';
 
 describe('two server instances on one PostgreSQL database', () => {
   let env: NodeJS.ProcessEnv;
@@ -31,19 +31,19 @@ describe('two server instances on one PostgreSQL database', () => {
   }
 
   it('200 concurrent 1-credit calls spread over both against a balance of 100: exactly 100 succeed, the balance is 0 and the ledger sums to it', async () => {
-    const { secret, id } = await keyCommand(env, ['create', '--credits', '100', '--sandbox']);
+    const { secret, key: { id } } = await stores.keys.create({ credits: 100, sandbox: true });
     const answers = await Promise.all(Array.from({ length: 200 }, (_, index) => call(index, `/web/scrape?url=https://example.com/page-${index}`, secret)));
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(100);
     expect(statuses.filter((status) => status === 402)).toHaveLength(100);
-    expect(await stores.ledger.balance(id!)).toBe(0);
-    const entries = await stores.ledger.entries(id!);
+    expect(await stores.ledger.balance(id)).toBe(0);
+    const entries = await stores.ledger.entries(id);
     expect(entries.reduce((sum, entry) => sum + entry.amount, 0)).toBe(0);
     expect(entries.filter((entry) => entry.kind === 'charge')).toHaveLength(100);
   }, 120_000);
 
   it('one Idempotency-Key sent to both at once: one execution, the other a replay or 409 idempotency_request_in_progress, charged once', async () => {
-    const { secret, id } = await keyCommand(env, ['create', '--credits', '10', '--sandbox']);
+    const { secret, key: { id } } = await stores.keys.create({ credits: 10, sandbox: true });
     const headers = { 'Idempotency-Key': 'both-at-once' };
     const answers = await Promise.all([0, 1].map((index) => call(index, '/web/scrape?url=https://example.com/once', secret, headers)));
     const executed = answers.filter((answer) => answer.status === 200 && answer.headers.get('idempotent-replayed') === null);
@@ -53,12 +53,12 @@ describe('two server instances on one PostgreSQL database', () => {
     const other = others[0]!;
     if (other.status === 200) expect([other.headers.get('idempotent-replayed'), other.body]).toEqual(['true', executed[0]!.body]);
     else expect([other.status, other.body.error.code]).toEqual([409, 'idempotency_request_in_progress']);
-    expect(await stores.ledger.balance(id!)).toBe(9);
+    expect(await stores.ledger.balance(id)).toBe(9);
   }, 60_000);
 
   it('a key limited to 5 requests per window gets exactly 5 successes across both together', async () => {
     // One request per ten years: windows are aligned to the epoch, so a shorter one could reset mid-test.
-    const { secret } = await keyCommand(env, ['create', '--credits', '100', '--sandbox', '--rate-limit', '5/315360000']);
+    const { secret } = await stores.keys.create({ credits: 100, sandbox: true, rateLimit: { requests: 5, windowSeconds: 315_360_000 } });
     const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => call(index, '/web/jobs', secret)));
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStores, type Stores } from './store/index.ts';
 import type { SqlValue } from './store/sql.ts';
-import { keyCommand, startServerProcess, type ServerProcess } from './test-support/server-process.ts';
+import { startServerProcess, type ServerProcess } from './test-support/server-process.ts';
 import { newPostgresDatabase } from './test-support/postgres-database.ts';
 
 /** A loopback site the tests' live keys read and webhooks reach: every request answers after `delayMs`, counted by path (GET) or webhook-id (POST). */
@@ -55,7 +55,8 @@ describe('two instances on one PostgreSQL database', () => {
     running.push(...instances);
     return instances;
   };
-  const createKey = async (options: string[]) => (await keyCommand(env, ['create', ...options])).secret;
+  /** A key issued on the instances' database through the key store, as `key:create` issues it. */
+  const createKey = async (credits: number, sandbox: boolean) => (await stores.keys.create({ credits, sandbox })).secret;
   /** Leases of a second, renewed every third of it: the heartbeats run many times in each test. */
   const SHORT_LEASE = { LEASE_MS: '1000', JOB_TICK_MS: '50' };
 
@@ -71,8 +72,8 @@ describe('two instances on one PostgreSQL database', () => {
   it('each monitor check and each webhook delivery happens once, though both instances see them due', async () => {
     // Pages and receivers answer after 1.5 s, longer than a tick: without leases both instances would check and deliver each.
     const site = await slowSite(1_500);
-    const live = await createKey(['--credits', '100']);
-    const sandbox = await createKey(['--credits', '100', '--sandbox']);
+    const live = await createKey(100, false);
+    const sandbox = await createKey(100, true);
     const [first, second] = await startTwo(SHORT_LEASE);
     const monitors = await Promise.all([0, 1, 2].map(async (index) => (await call(first!, '/web/monitors', live, { method: 'POST', body: { url: `${site.origin}/page-${index}` } })).body.data.monitor.id as string));
     await Promise.all([0, 1, 2].map((index) => call(second!, '/web/batch-scrape', sandbox, { method: 'POST', body: { urls: [`https://example.com/${index}`], webhook_url: `${site.origin}/hooks/${index}` } })));
@@ -90,7 +91,7 @@ describe('two instances on one PostgreSQL database', () => {
   }, TEST_TIMEOUT_MS);
 
   it('a crawl whose instance is killed (SIGKILL) mid-crawl is finished by the other after its lease expires, every page stored and charged once', async () => {
-    const key = await createKey(['--credits', '1000', '--sandbox']);
+    const key = await createKey(1000, true);
     const instances = await startTwo(SHORT_LEASE);
     const submitted = await call(instances[0]!, '/web/crawl', key, { method: 'POST', body: { url: 'https://example.com/docs/', limit: 30 } });
     const jobId = submitted.body.data.job.id as string;
@@ -114,7 +115,7 @@ describe('two instances on one PostgreSQL database', () => {
   }, TEST_TIMEOUT_MS);
 
   it('an instance stopped with SIGTERM under load loses no request and charges none twice, and hands its crawl to the other at once', async () => {
-    const key = await createKey(['--credits', '1000', '--sandbox']);
+    const key = await createKey(1000, true);
     // A lease far longer than the test: the crawl moves over because it is released, not because its lease expired.
     const instances = await startTwo({ LEASE_MS: '600000', JOB_TICK_MS: '50' });
     const jobId = (await call(instances[0]!, '/web/crawl', key, { method: 'POST', body: { url: 'https://example.com/guide/', limit: 30 } })).body.data.job.id as string;

@@ -151,6 +151,9 @@ describe('the rendered reference, served at /docs, offline in Chromium', () => {
     bodyHtml = await page.content();
     brokenImages = await page.evaluate(() => [...document.images].filter((image) => !image.complete || image.naturalWidth === 0).map((image) => image.src.slice(0, 120)));
 
+    // Telemetry exporters batch for about five seconds: the reference page stays open that long
+    // (and more) while the links below are followed in a second page.
+    const telemetryWindow = page.waitForTimeout(6_000);
     const linkPage = await context.newPage();
     linkPage.on('pageerror', (error) => scriptErrors.push(error.message));
     for (const { code, send } of provocations) {
@@ -161,8 +164,7 @@ describe('the rendered reference, served at /docs, offline in Chromium', () => {
       const docUrl = (errorAnswer(code, 'built as the server builds it', { platform: 'web', endpoint: '/web/scrape', creditsRemaining: null }, 'req_test', docsUrl).body.error as { doc_url: string }).doc_url;
       catalogLandings.set(code, { docUrl, landing: await follow(linkPage, docUrl) });
     }
-    // Telemetry exporters batch for about five seconds: stay long enough to see any attempt.
-    await page.waitForTimeout(6_000);
+    await telemetryWindow;
   }, 180_000);
 
   afterAll(async () => {

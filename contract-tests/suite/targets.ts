@@ -5,14 +5,15 @@
  * and its upstream adapters configured (SEARXNG_URL, OPENAI_BASE_URL, YAHOO_FINANCE_URL, TIKTOK_URL, MEETUP_ACCESS_TOKEN, X_BEARER_TOKEN) against fakes on loopback;
  * and the real server with a sandbox key on PostgreSQL (DATABASE_URL on the tests' private cluster).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { OperationId } from '../../generated/operations.ts';
+import type { NewKeyOptions } from '../../server/store/api-keys.ts';
+import { openStores } from '../../server/store/index.ts';
 import type { PostgresCluster } from '../../server/test-support/postgres-cluster.ts';
 import { startTestSite } from '../../server/test-support/test-site.ts';
 import { startFakeMeetup, startFakeModel, startFakeSearxng, startFakeTiktok, startFakeX, startFakeYahoo, X_FAKE_TOKEN } from './upstream-fakes.ts';
@@ -116,41 +117,42 @@ async function startProcess(name: TargetName, entry: string, apiKey: string, env
   };
 }
 
-const run = promisify(execFile);
+/** What a target's keys are issued with: the options of `key:create`, as the key store takes them. */
+type KeyOptions = Omit<NewKeyOptions, 'credits'>;
 
-/** Runs a key command on the target's database and returns what it printed. */
-async function keyCommand(env: Record<string, string>, args: string[]): Promise<string> {
-  return (await run(process.execPath, ['server/cli/keys.ts', ...args], { cwd: projectRoot, env: { ...process.env, ...env } })).stdout;
-}
-
-/** A new key's secret (the last line `key:create` prints) and its id. */
-async function createKey(env: Record<string, string>, options: string[]): Promise<{ secret: string; id: string }> {
-  const printed = await keyCommand(env, ['create', ...options]);
-  return { secret: printed.trim().split('\n').at(-1)!, id: /key (\S+) with/.exec(printed)![1]! };
-}
-
-/** A key in each state of KeyRole, issued and brought to that state with the operators' commands. */
-async function roleKeys(env: Record<string, string>, mode: string[]): Promise<{ keys: Record<KeyRole, string>; spendRateLimited(baseUrl: string): Promise<void> }> {
-  const [revoked, expired, financeOnly, noCredits, rateLimited] = await Promise.all([
-    createKey(env, ['--credits', '100', ...mode]),
-    createKey(env, ['--credits', '100', '--expires-in', '1', ...mode]),
-    createKey(env, ['--credits', '100', '--scopes', 'finance', ...mode]),
-    createKey(env, ['--credits', '0', ...mode]),
+/**
+ * The target's keys, issued on its database through the key store, as `key:create` and
+ * `key:revoke` do (server/cli/keys.test.ts holds those commands to it): a main key and a key in
+ * each state of KeyRole. In this process, not one key command process per key: those were 28
+ * Node start-ups before the first case could run.
+ */
+async function issueKeys(databaseUrl: string, mode: KeyOptions, name: string): Promise<{ apiKey: string; keys: Record<KeyRole, string>; spendRateLimited(baseUrl: string): Promise<void> }> {
+  const stores = await openStores(databaseUrl);
+  try {
+    const now = Date.now();
+    const main = await stores.keys.create({ credits: 1_000_000, name, ...mode });
+    const revoked = await stores.keys.create({ credits: 100, ...mode });
+    const expired = await stores.keys.create({ credits: 100, expiresAt: new Date(now + 1000).toISOString(), ...mode });
+    const financeOnly = await stores.keys.create({ credits: 100, scopes: ['finance'], ...mode });
+    const noCredits = await stores.keys.create({ credits: 0, ...mode });
     // One request per ten years: windows are fixed (aligned to the epoch), so a shorter one could
     // reset while the suite runs and let a case through.
-    createKey(env, ['--credits', '100', '--rate-limit', '1/315360000', ...mode]),
-  ]);
-  await keyCommand(env, ['revoke', revoked.id]);
-  const keys = { invalid: 'wsdq_live_00000000000000000000000000000000', revoked: revoked.secret, expired: expired.secret, financeOnly: financeOnly.secret, noCredits: noCredits.secret, rateLimited: rateLimited.secret };
-  return {
-    keys,
-    // The rate-limited key's one request, spent before the cases run.
-    async spendRateLimited(baseUrl) {
-      const answer = await fetch(`${baseUrl}/web/jobs`, { headers: { 'x-api-key': rateLimited.secret } });
-      await answer.text();
-      if (answer.status !== 200) throw new Error(`the rate-limited key's first request answered ${answer.status}`);
-    },
-  };
+    const rateLimited = await stores.keys.create({ credits: 100, rateLimit: { requests: 1, windowSeconds: 315_360_000 }, ...mode });
+    await stores.keys.revoke(revoked.key.id);
+    const keys = { invalid: 'wsdq_live_00000000000000000000000000000000', revoked: revoked.secret, expired: expired.secret, financeOnly: financeOnly.secret, noCredits: noCredits.secret, rateLimited: rateLimited.secret };
+    return {
+      apiKey: main.secret,
+      keys,
+      // The rate-limited key's one request, spent before the cases run.
+      async spendRateLimited(baseUrl) {
+        const answer = await fetch(`${baseUrl}/web/jobs`, { headers: { 'x-api-key': rateLimited.secret } });
+        await answer.text();
+        if (answer.status !== 200) throw new Error(`the rate-limited key's first request answered ${answer.status}`);
+      },
+    };
+  } finally {
+    await stores.database.close();
+  }
 }
 
 /** What runs beside a live server: the test site its web operations fetch, and the fake upstreams of its adapters. */
@@ -172,21 +174,19 @@ async function liveSurroundings(mode: 'live' | 'upstreams'): Promise<{ env: Reco
 }
 
 /**
- * The real server on a database of its own in a temporary folder, with a key issued by
- * `key:create` (the command operators use) and a rate limit the suite cannot reach. A sandbox key
- * answers from the sandbox provider; a live key fetches for real, here from the local test site
- * (ALLOW_PRIVATE_NETWORK lets it reach loopback), and with `upstreams` searches and asks a model
- * through the adapters, on fakes (their base URLs are trusted configuration: no
- * ALLOW_PRIVATE_NETWORK needed for them). Keys in each KeyRole state come with it.
+ * The real server on a database of its own in a temporary folder, with a key issued through the
+ * key store as `key:create` (the command operators use) issues it, and a rate limit the suite
+ * cannot reach. A sandbox key answers from the sandbox provider; a live key fetches for real, here
+ * from the local test site (ALLOW_PRIVATE_NETWORK lets it reach loopback), and with `upstreams`
+ * searches and asks a model through the adapters, on fakes (their base URLs are trusted
+ * configuration: no ALLOW_PRIVATE_NETWORK needed for them). Keys in each KeyRole state come with it.
  */
 async function startServer(name: TargetName, mode: 'sandbox' | 'live' | 'upstreams', databaseUrl?: string): Promise<RunningTarget> {
   const folder = await mkdtemp(join(tmpdir(), 'contract-server-'));
   const live = mode === 'sandbox' ? undefined : await liveSurroundings(mode);
   const env = { DATABASE_URL: databaseUrl ?? join(folder, 'service.sqlite'), RATE_LIMIT: '1000000/60', JOB_TICK_MS: '20', LOG_LEVEL: 'warn', ...(live ? { ALLOW_PRIVATE_NETWORK: 'true', ...live.env } : {}) };
-  const modeOptions = mode === 'sandbox' ? ['--sandbox'] : [];
-  const { secret: apiKey } = await createKey(env, ['--credits', '1000000', '--name', `contract suite (${mode})`, ...modeOptions]);
-  const roles = await roleKeys(env, modeOptions);
-  const target = await startProcess(name, 'server/main.ts', apiKey, env);
+  const roles = await issueKeys(env.DATABASE_URL, { sandbox: mode === 'sandbox' }, `contract suite (${mode})`);
+  const target = await startProcess(name, 'server/main.ts', roles.apiKey, env);
   await roles.spendRateLimited(target.baseUrl);
   // The expiring key was issued for 1 s; the cases run once it has passed.
   await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { UsageError } from '../contract-problems.ts';
-import { bundleContract } from '../generate-files.ts';
+import { bundleContractInProcess } from '../contract-bundle.ts';
 
 const run = promisify(execFile);
 
@@ -76,8 +76,8 @@ export async function bundledContracts(contract: string, base: BaseRef): Promise
     await Promise.all([mkdir(baseDir), mkdir(headDir)]);
     await run('tar', ['-xf', archive, '-C', baseDir]);
     const [baseBundle, headBundle] = await Promise.all([
-      bundleContract(join(baseDir, folder, basename(contract))),
-      bundleContract(contract),
+      bundleContractInProcess(join(baseDir, folder, basename(contract))),
+      bundleContractInProcess(contract),
     ]);
     return { base: baseBundle, head: headBundle };
   } finally {

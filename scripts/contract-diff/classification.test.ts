@@ -1,8 +1,8 @@
 /**
  * The gate's classification of real edits of this contract: each case copies openapi/, edits it,
- * bundles it with Redocly as the gate does, and compares it with the unedited bundle. The changes
- * listed are all the gate reports (operation, kind, place, breaking or not), so a case also shows
- * that nothing else is reported.
+ * bundles it with Redocly's bundler in this process as the gate does (scripts/contract-bundle.ts),
+ * and compares it with the unedited bundle. The changes listed are all the gate reports (operation,
+ * kind, place, breaking or not), so a case also shows that nothing else is reported.
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyContract, type ContractEdit } from '../../contract-tests/document/contract-copy.ts';
-import { bundleContract } from '../generate-files.ts';
+import { bundleContractInProcess } from '../contract-bundle.ts';
 import { projectRoot } from '../paths.ts';
 import { contractChanges } from './gate.ts';
 
@@ -245,7 +245,7 @@ describe('the classification of real edits of the contract', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'contract-diff-cases-'));
-    unedited = await bundleContract(join(projectRoot, 'openapi', 'openapi.yaml'));
+    unedited = await bundleContractInProcess(join(projectRoot, 'openapi', 'openapi.yaml'));
   });
   afterAll(() => rm(work, { recursive: true, force: true }));
 
@@ -253,7 +253,7 @@ describe('the classification of real edits of the contract', () => {
     if (!edits) return unedited;
     const copy = await copyContract(edits);
     try {
-      return await bundleContract(copy.root);
+      return await bundleContractInProcess(copy.root);
     } finally {
       await copy.remove();
     }

@@ -1,7 +1,6 @@
 /** The server as `npm start` runs it (`node server/main.ts`), in a process of its own with the given environment, on an ephemeral loopback port. */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { promisify } from 'node:util';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -47,10 +46,4 @@ export async function startServerProcess(env: NodeJS.ProcessEnv): Promise<Server
       await exited;
     },
   };
-}
-
-/** Runs a key command (`server/cli/keys.ts`) on the database of `env` and answers the new key's secret and id (for `create`) or what it printed. */
-export async function keyCommand(env: NodeJS.ProcessEnv, args: string[]): Promise<{ stdout: string; secret: string; id: string | undefined }> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['server/cli/keys.ts', ...args], { env: { ...process.env, ...env } });
-  return { stdout, secret: stdout.trim().split('\n').at(-1)!, id: /key (\S+) with/.exec(stdout)?.[1] };
 }

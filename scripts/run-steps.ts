@@ -1,0 +1,57 @@
+/**
+ * `node scripts/run-steps.ts lint typecheck …`: runs npm scripts side by side, as `npm test` runs
+ * its checks before vitest (each waits mostly on its own tool's start-up, and none writes what
+ * another reads). Each step's output is held and printed whole, in the order given, under a line
+ * naming it and its time; the exit code is the first failed step's, 0 when all pass.
+ */
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+
+/** A command to run and the name its output is printed under. */
+export interface Step {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** How a step ended: its exit code (1 when killed by a signal), its output (stdout and stderr as they came) and its time. */
+export interface StepResult {
+  readonly name: string;
+  readonly code: number;
+  readonly output: string;
+  readonly seconds: number;
+}
+
+function runStep(step: Step, cwd: string): Promise<StepResult> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(step.command, step.args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    const finish = (code: number, more = '') =>
+      resolve({ name: step.name, code, output: output + more, seconds: (performance.now() - started) / 1000 });
+    child.on('error', (error) => finish(1, `${error.message}\n`));
+    child.on('close', (code) => finish(code ?? 1));
+  });
+}
+
+/** Runs every step at once and resolves with their results in the order of `steps`. */
+export function runSteps(steps: readonly Step[], cwd: string = process.cwd()): Promise<StepResult[]> {
+  return Promise.all(steps.map((step) => runStep(step, cwd)));
+}
+
+/** The report of finished steps: each one's output under `> name (n.n s)`, then the failed ones named. */
+export function formatResults(results: readonly StepResult[]): string {
+  const sections = results.map(({ name, code, output, seconds }) => `> ${name} (${seconds.toFixed(1)} s${code === 0 ? '' : `, exit ${code}`})\n${output.trimEnd()}`);
+  const failed = results.filter((result) => result.code !== 0).map((result) => result.name);
+  return [...sections, ...(failed.length > 0 ? [`failed: ${failed.join(', ')}`] : [])].join('\n\n') + '\n';
+}
+
+if (import.meta.main) {
+  const names = process.argv.slice(2);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const results = await runSteps(names.map((name) => ({ name, command: npm, args: ['run', '--silent', name] })));
+  process.stdout.write(formatResults(results));
+  process.exitCode = results.find((result) => result.code !== 0)?.code ?? 0;
+}
