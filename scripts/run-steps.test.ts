@@ -1,7 +1,9 @@
 /** The runner of `npm test`'s checks: side by side, each one's output whole and in order, the first failure's exit code. */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatResults, runSteps, type Step } from './run-steps.ts';
 
@@ -31,6 +33,20 @@ describe('run-steps', () => {
     expect(results.map((result) => result.code)).toEqual([0, 3, 0]);
     const report = formatResults(results).replace(/\(\d+\.\d s/g, '(n s');
     expect(report).toBe('> slow-pass (n s)\none\ntwo\n\n> fast-fail (n s, exit 3)\nbroken: line 3\n\n> pass (n s)\nfine\n\nfailed: fast-fail\n');
+  });
+
+  it("a live step's output goes straight to the terminal, not into the report, while the others run beside it", async () => {
+    const script = `import { runSteps, formatResults } from ${JSON.stringify(join(import.meta.dirname, 'run-steps.ts'))};
+const node = process.execPath;
+const results = await runSteps([
+  { name: 'held', command: node, args: ['-e', "setTimeout(() => console.log('held output'), 200)"] },
+  { name: 'live', command: node, args: ['-e', "console.log('live output'); process.exit(4)"], live: true },
+]);
+process.stdout.write('---\\n' + formatResults(results).replace(/\\(\\d+\\.\\d s/g, '(n s'));`;
+    const file = join(folder, 'live.ts');
+    await writeFile(file, script);
+    const { stdout } = await promisify(execFile)(process.execPath, [file]);
+    expect(stdout).toBe('live output\n---\n> held (n s)\nheld output\n\n> live (n s, exit 4)\n\nfailed: live\n');
   });
 
   it('a command that cannot start is a failed step with the reason, not a crash', async () => {

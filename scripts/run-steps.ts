@@ -1,8 +1,10 @@
 /**
- * `node scripts/run-steps.ts lint typecheck …`: runs npm scripts side by side, as `npm test` runs
- * its checks before vitest (each waits mostly on its own tool's start-up, and none writes what
- * another reads). Each step's output is held and printed whole, in the order given, under a line
- * naming it and its time; the exit code is the first failed step's, 0 when all pass.
+ * `node scripts/run-steps.ts lint typecheck … [--live command args…]`: runs npm scripts side by
+ * side, as `npm test` runs its checks beside vitest (each waits mostly on its own tool's start-up
+ * or on servers, and none writes what another reads). Each step's output is held and printed whole,
+ * in the order given, under a line naming it and its time; the live command, if any, runs at the
+ * same time with its output straight to the terminal (vitest's progress), and the held report
+ * follows when it ends. The exit code is the first failed step's, 0 when all pass.
  */
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -12,6 +14,8 @@ export interface Step {
   readonly name: string;
   readonly command: string;
   readonly args: readonly string[];
+  /** Its output goes straight to this process's, as it comes, instead of being held. */
+  readonly live?: boolean;
 }
 
 /** How a step ended: its exit code (1 when killed by a signal), its output (stdout and stderr as they came) and its time. */
@@ -25,10 +29,10 @@ export interface StepResult {
 function runStep(step: Step, cwd: string): Promise<StepResult> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(step.command, step.args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(step.command, step.args, { cwd, stdio: step.live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
     const finish = (code: number, more = '') =>
       resolve({ name: step.name, code, output: output + more, seconds: (performance.now() - started) / 1000 });
     child.on('error', (error) => finish(1, `${error.message}\n`));
@@ -43,15 +47,20 @@ export function runSteps(steps: readonly Step[], cwd: string = process.cwd()): P
 
 /** The report of finished steps: each one's output under `> name (n.n s)`, then the failed ones named. */
 export function formatResults(results: readonly StepResult[]): string {
-  const sections = results.map(({ name, code, output, seconds }) => `> ${name} (${seconds.toFixed(1)} s${code === 0 ? '' : `, exit ${code}`})\n${output.trimEnd()}`);
+  const sections = results.map(({ name, code, output, seconds }) => `> ${name} (${seconds.toFixed(1)} s${code === 0 ? '' : `, exit ${code}`})${output.trim() === '' ? '' : `\n${output.trimEnd()}`}`);
   const failed = results.filter((result) => result.code !== 0).map((result) => result.name);
   return [...sections, ...(failed.length > 0 ? [`failed: ${failed.join(', ')}`] : [])].join('\n\n') + '\n';
 }
 
 if (import.meta.main) {
-  const names = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const liveAt = args.indexOf('--live');
+  const names = liveAt >= 0 ? args.slice(0, liveAt) : args;
+  const [liveCommand, ...liveArgs] = liveAt >= 0 ? args.slice(liveAt + 1) : [];
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const results = await runSteps(names.map((name) => ({ name, command: npm, args: ['run', '--silent', name] })));
+  const steps: Step[] = names.map((name) => ({ name, command: npm, args: ['run', '--silent', name] }));
+  if (liveCommand) steps.push({ name: [liveCommand, ...liveArgs].join(' '), command: liveCommand, args: liveArgs, live: true });
+  const results = await runSteps(steps);
   process.stdout.write(formatResults(results));
   process.exitCode = results.find((result) => result.code !== 0)?.code ?? 0;
 }
