@@ -9,9 +9,8 @@ export default defineConfig({
     maxConcurrency: 8,
     hookTimeout: 60_000,
     // Much of a test file's time is spent waiting (on spawned servers, PostgreSQL, Chromium, timers):
-    // one file more than cores, so a waiting file leaves its core to another (2 cores: 143 s with
-    // 2 workers, 129 s with 3), not vitest's default of one fewer.
-    maxWorkers: availableParallelism() + 1,
+    // one file per core, not vitest's default of one fewer (a single worker on a 2-core machine).
+    maxWorkers: availableParallelism(),
     // A worker runs file after file in one module graph: the contract, its Ajv validators and the
     // server's modules are loaded once per worker, not once per file. No test file mocks modules,
     // stubs globals or changes process.env (each server under test gets its own env and stores).
