@@ -7,7 +7,7 @@ import type { ErrorCode } from '../generated/errors.ts';
 import type { OperationRow } from '../generated/operations.ts';
 import { checkedUrl } from '../server/outbound/address-policy.ts';
 import { ProviderError } from '../server/providers/types.ts';
-import { BoundedMemo } from './bounded-memo.ts';
+import { BoundedMemo } from '../lib/bounded-memo.ts';
 
 /** The mock has no intranet to allow: only public addresses, as a default server. */
 const POLICY = { allowPrivateNetwork: false };

@@ -19,9 +19,9 @@ import { resourceNotFound } from '../lib/error-messages.ts';
 import { newRequestId } from '../lib/request-id.ts';
 import { sandboxProvider } from '../server/providers/sandbox/index.ts';
 import { type DataOperationId, ProviderError } from '../server/providers/types.ts';
-import { BoundedMemo } from './bounded-memo.ts';
+import { BoundedMemo } from '../lib/bounded-memo.ts';
 import { conformData } from './conform-data.ts';
-import { deepFrozen } from './deep-frozen.ts';
+import { deepFrozen } from '../lib/deep-frozen.ts';
 import { makeBelievable } from './dynamic-data.ts';
 import type { Preferences } from './preferences.ts';
 
