@@ -26,7 +26,25 @@ const CITIES = [
  * (a seeded generator per event, each seeded by a SHA-256), ten times what serving one page of it takes. About 30 KB each.
  */
 const LISTINGS_KEPT = 256;
-const listings = new BoundedMemo<readonly SocialEvent[]>(LISTINGS_KEPT);
+const listings = new BoundedMemo<readonly ListedEvent[]>(LISTINGS_KEPT);
+
+/** An event of a kept listing, with what every call filters it by worked out once. */
+interface ListedEvent {
+  event: SocialEvent;
+  startMs: number;
+  /** Not ended at the sandbox's now (an event in progress counts as upcoming). */
+  upcoming: boolean;
+}
+
+/** The page's listing, made once and kept read-only. */
+function listingOf(url: string): readonly ListedEvent[] {
+  return listings.through(url, () => deepFrozen(eventsOfPage(url).map((event) => ({
+    event,
+    startMs: Date.parse(event.start_time),
+    upcoming: Date.parse(event.end_time ?? event.start_time) > SANDBOX_NOW,
+  }))));
+}
+
 const KINDS = ['Night', 'Meetup', 'Market', 'Workshop', 'Festival', 'Talk', 'Party', 'Concert'];
 
 /** `GET /socialnet/events`: one page of the page's events by `time`, `since`/`until`; fields outside `include` are null. */
@@ -40,11 +58,11 @@ export function sandboxSocialEvents(query: Query): SocialEventsPage {
   if (since !== undefined && until !== undefined && until <= since) {
     throw new ProviderError('invalid_parameters', '`until` is before `since`.');
   }
-  const isUpcoming = (event: SocialEvent): boolean => Date.parse(event.end_time ?? event.start_time) > SANDBOX_NOW;
-  const matching = listings.through(url, () => deepFrozen(eventsOfPage(url)))
-    .filter((event) => (time === 'all' ? true : time === 'past' ? !isUpcoming(event) : isUpcoming(event)))
-    .filter((event) => (since === undefined || Date.parse(event.start_time) >= since) && (until === undefined || Date.parse(event.start_time) < until))
-    .sort((a, b) => (time === 'upcoming' ? a.start_time.localeCompare(b.start_time) : b.start_time.localeCompare(a.start_time)));
+  const matching = listingOf(url)
+    .filter(({ upcoming }) => (time === 'all' ? true : time === 'past' ? !upcoming : upcoming))
+    .filter(({ startMs }) => (since === undefined || startMs >= since) && (until === undefined || startMs < until))
+    .sort((a, b) => (time === 'upcoming' ? a.startMs - b.startMs : b.startMs - a.startMs))
+    .map(({ event }) => event);
 
   const pageSize = Math.min(20, Math.max(1, Math.ceil(matching.length / PAGES_PER_LISTING)));
   const page = decodeCursor('listSocialEvents', query);
