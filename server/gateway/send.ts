@@ -22,18 +22,30 @@ function setEarlier(res: Response): Record<string, string> {
 }
 
 /**
+ * `body` as JSON; `dataJson`, when given, is `body.data` serialised already (the response cache keeps
+ * it so), written last in the object rather than serialised again.
+ */
+export function envelopeJson(body: EnvelopeBody, dataJson?: string): string {
+  if (dataJson === undefined) return JSON.stringify(body);
+  const { data: _data, ...envelope } = body;
+  const head = JSON.stringify(envelope);
+  return `${head.slice(0, -1)}${head === '{}' ? '' : ','}"data":${dataJson}}`;
+}
+
+/**
  * `body` as JSON, once it conforms to the contract's schema for the call's operation and `status`;
  * otherwise the problems are logged and an `internal_error` is thrown. `dataFromCache`: `body.data`
- * came from the response cache, checked when it was stored, so only the envelope is checked.
+ * came from the response cache, checked when it was stored, so only the envelope is checked;
+ * `dataJson`: `body.data` serialised already (see envelopeJson).
  */
-export function checkedJson(res: Response, status: number, body: EnvelopeBody, options: SendOptions, { dataFromCache = false } = {}): string {
+export function checkedJson(res: Response, status: number, body: EnvelopeBody, options: SendOptions, { dataFromCache = false, dataJson }: { dataFromCache?: boolean; dataJson?: string } = {}): string {
   const call = callOf(res);
   const problems = answerProblems(call.operation, status, body, dataFromCache);
   if (problems.length > 0) {
     options.logger.error({ request_id: call.requestId, problems }, 'response does not match the contract');
     throw new ServiceError('internal_error', internalError(call.requestId));
   }
-  return JSON.stringify(body);
+  return envelopeJson(body, dataJson);
 }
 
 /** Writes `json` (the serialised `body`) with `status`, the envelope headers and `extraHeaders`. */

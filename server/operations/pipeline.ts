@@ -44,15 +44,21 @@ function cacheKey(context: OperationContext): string {
 
 interface CallData {
   data: Record<string, unknown>;
+  /** `data` serialised: the cache's text on a hit, made once otherwise, for the answer and the cache alike. */
+  dataJson: string;
   /** `data` came from the response cache. */
   fromCache: boolean;
   /** Where a fresh result of a cached operation is stored, once its answer passed the contract. */
   storeUnder?: string;
 }
 
+function fresh(data: Record<string, unknown>): CallData {
+  return { data, dataJson: JSON.stringify(data), fromCache: false };
+}
+
 async function dataFor(context: OperationContext, handler: OperationHandler, req: Request): Promise<CallData> {
   const { operation, call, deps } = context;
-  if (!operation.cache) return { data: await handler.run(context), fromCache: false };
+  if (!operation.cache) return fresh(await handler.run(context));
   const key = cacheKey(context);
   const usableMs = usableAgeMs(operation, req, context.query);
   if (usableMs !== undefined) {
@@ -60,11 +66,11 @@ async function dataFor(context: OperationContext, handler: OperationHandler, req
     if (stored && deps.clock.now() - stored.storedAtMs < usableMs) {
       call.cached = true;
       call.xCache = 'HIT';
-      return { data: stored.data, fromCache: true };
+      return { data: stored.data, dataJson: stored.json, fromCache: true };
     }
     call.xCache = 'MISS';
   }
-  return { data: await handler.run(context), fromCache: false, storeUnder: key };
+  return { ...fresh(await handler.run(context)), storeUnder: key };
 }
 
 function abortOnHangUp(res: Response): AbortSignal {
@@ -96,7 +102,7 @@ export function operationRoute(operation: OperationRow, handler: OperationHandle
     }
     call.charged = operation.creditCost;
 
-    const { data, fromCache, storeUnder } = await dataFor(context, handler, req);
+    const { data, dataJson, fromCache, storeUnder } = await dataFor(context, handler, req);
     const body: EnvelopeBody = {
       success: true,
       platform: operation.platform,
@@ -107,10 +113,10 @@ export function operationRoute(operation: OperationRow, handler: OperationHandle
       cached: call.cached,
       data,
     };
-    // Serialised once, for the answer and its idempotency record; a body that breaks the contract throws (a 500, refunded).
-    const json = checkedJson(res, 200, body, options, { dataFromCache: fromCache });
+    // `data` serialised once, for the answer, its idempotency record and the cache; a body that breaks the contract throws (a 500, refunded).
+    const json = checkedJson(res, 200, body, options, { dataFromCache: fromCache, dataJson });
     // Only data that passed the contract is cached: a later hit checks just its envelope.
-    if (storeUnder) await deps.stores.cache.put(storeUnder, data, deps.clock.now());
+    if (storeUnder) await deps.stores.cache.put(storeUnder, data, deps.clock.now(), dataJson);
     writeEnvelope(res, 200, body, json, {}, options);
     if (call.idempotencyKey) {
       await deps.stores.idempotency.complete(key.id, call.idempotencyKey, { status: 200, headers: envelopeHeaders(body, call.xCache), body: json });

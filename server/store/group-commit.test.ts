@@ -87,7 +87,7 @@ describe.each(STORE_BACKENDS)('the group commit on $name', ({ newLocation }) => 
       stores.cache.put('live:searchWeb:[]', { results: [1] }, 5_000),
     ]);
     expect(transaction).toHaveBeenCalledTimes(1);
-    expect(await outside.cache.get('live:searchWeb:[]')).toEqual({ data: { results: [1] }, storedAtMs: 5_000 });
+    expect(await outside.cache.get('live:searchWeb:[]')).toEqual({ data: { results: [1] }, json: '{"results":[1]}', storedAtMs: 5_000 });
     expect([...counts].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect([refund, charge.balance].sort()).toEqual([10, 9].sort());
     expect(await outside.ledger.balance(key.id)).toBe(9);

@@ -4,6 +4,8 @@ import type { SqlDatabase } from './sql.ts';
 
 export interface CachedData {
   data: Record<string, unknown>;
+  /** `data` serialised, as stored: a hit answers it as is rather than serialising `data` again. */
+  json: string;
   storedAtMs: number;
 }
 
@@ -26,7 +28,7 @@ export class ResponseCache {
     if (remembered) return remembered;
     const row = await this.database.get<{ data: string; stored_at_ms: number }>('SELECT data, stored_at_ms FROM response_cache WHERE cache_key = ?', [cacheKey]);
     if (!row) return undefined;
-    const entry = { data: JSON.parse(row.data), storedAtMs: row.stored_at_ms };
+    const entry = { data: JSON.parse(row.data), json: row.data, storedAtMs: row.stored_at_ms };
     this.remember(cacheKey, entry);
     return entry;
   }
@@ -37,12 +39,12 @@ export class ResponseCache {
     if (this.memory.size > MEMORY_ENTRIES) this.memory.delete(this.memory.keys().next().value!);
   }
 
-  async put(cacheKey: string, data: Record<string, unknown>, nowMs: number): Promise<void> {
-    this.remember(cacheKey, { data, storedAtMs: nowMs });
-    const text = JSON.stringify(data);
+  /** Stores `data`, whose serialisation `json` is (`JSON.stringify(data)` unless the caller has it already). */
+  async put(cacheKey: string, data: Record<string, unknown>, nowMs: number, json = JSON.stringify(data)): Promise<void> {
+    this.remember(cacheKey, { data, json, storedAtMs: nowMs });
     await groupCommitOf(this.database).run(`response_cache:${cacheKey}`, () => this.database.run(
       'INSERT INTO response_cache (cache_key, data, stored_at_ms) VALUES (?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET data = excluded.data, stored_at_ms = excluded.stored_at_ms',
-      [cacheKey, text, nowMs],
+      [cacheKey, json, nowMs],
     ));
   }
 

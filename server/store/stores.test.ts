@@ -88,7 +88,7 @@ describe.each(STORE_BACKENDS)('stores on $name, two instances on one database', 
 
   it('shares the response cache: what one stores, the other serves', async () => {
     await first.cache.put('live:searchWeb:[]', { results: [1] }, 5_000);
-    expect(await second.cache.get('live:searchWeb:[]')).toEqual({ data: { results: [1] }, storedAtMs: 5_000 });
+    expect(await second.cache.get('live:searchWeb:[]')).toEqual({ data: { results: [1] }, json: '{"results":[1]}', storedAtMs: 5_000 });
   });
 
   it('has every migration applied', async () => {
