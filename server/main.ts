@@ -7,6 +7,7 @@
  * the database. This file reads the configuration; serve.ts, loaded only once it is accepted, does
  * the rest.
  */
+import { enableCompileCache } from 'node:module';
 import { ConfigError, refuseConfiguration } from './config-error.ts';
 import { readConfig } from './config.ts';
 
@@ -18,5 +19,7 @@ try {
   refuseConfiguration(error.message);
 }
 // The server's modules are loaded only for a configuration that is accepted: a refusal takes ~0.2 s, not ~0.8 s.
+// Node's compile cache (in the system's temporary folder) keeps their stripped and compiled code between starts.
+enableCompileCache();
 const { serve } = await import('./serve.ts');
 await serve(config);
