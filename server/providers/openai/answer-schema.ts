@@ -9,9 +9,21 @@ import { ProviderError } from '../types.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-/** A fresh Ajv per schema: a caller's schema (and its `$id`) is compiled once and forgotten with the call, never cached. */
+/**
+ * A fresh Ajv per schema: a caller's schema (and its `$id`) is compiled once and forgotten with the call,
+ * never cached. It does not check the schema against the draft 2020-12 meta-schema, which a fresh Ajv
+ * would compile anew each time (~0.2 s): a caller's schema is checked first by the one `metaChecker`.
+ */
 function newAjv(): Ajv2020 {
-  return addFormats(new Ajv2020({ strict: false, allErrors: true, logger: false }));
+  return addFormats(new Ajv2020({ strict: false, allErrors: true, logger: false, validateSchema: false }));
+}
+
+let metaChecker: Ajv2020 | undefined;
+
+/** Throws Ajv's own "schema is invalid: …" when `schema` breaks the draft 2020-12 meta-schema (compiled at the first use, once). */
+function checkAgainstMetaSchema(schema: object): void {
+  metaChecker ??= addFormats(new Ajv2020({ strict: false, allErrors: true, logger: false }));
+  metaChecker.validateSchema(schema, true);
 }
 
 export interface AnswerSchema {
@@ -19,7 +31,7 @@ export interface AnswerSchema {
   validate: ValidateFunction;
 }
 
-/** Compiles a schema this adapter defines; a mistake in it is a programming error. */
+/** Compiles a schema this adapter defines (not checked against the meta-schema: a mistake in it is a programming error, which its tests find). */
 export function answerSchema(schema: Record<string, unknown>): AnswerSchema {
   return { schema, validate: newAjv().compile(schema) };
 }
@@ -36,6 +48,7 @@ export function callerSchema(text: string): AnswerSchema {
     throw new ProviderError('invalid_parameters', extractSchemaRootNotObject());
   }
   try {
+    checkAgainstMetaSchema(schema);
     return { schema: schema as Record<string, unknown>, validate: newAjv().compile(schema) };
   } catch (error) {
     throw new ProviderError('invalid_parameters', extractSchemaNotJsonSchema((error as Error).message));
