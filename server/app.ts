@@ -4,15 +4,16 @@
  * rate limit, scope, body, contract validation, idempotency, the operation (credits, cache, handler),
  * and the one error handler that renders the error envelope.
  */
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { operations } from '../generated/operations.ts';
+import { operations, type OperationId } from '../generated/operations.ts';
 import { DOCS_PATH } from '../lib/docs-link.ts';
 import type { Clock } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { authenticate, authorize } from './gateway/authenticate.ts';
 import { cors } from './gateway/cors.ts';
 import { docsRoute } from './docs-route.ts';
+import { dispatch } from './gateway/dispatch.ts';
 import { errorHandler } from './gateway/error-handler.ts';
 import { idempotency } from './gateway/idempotency.ts';
 import { bodyErrors, parseJsonBody } from './gateway/parse-body.ts';
@@ -41,11 +42,6 @@ export interface AppDependencies {
   inFlight?: InFlightWork;
 }
 
-/** `/web/jobs/{job_id}` → `/v1/web/jobs/:job_id`. */
-function expressPath(path: string): string {
-  return `/v1${path.replace(/\{(\w+)\}/g, ':$1')}`;
-}
-
 export function createApp({ config, stores, providers, clock, logger, metrics, readiness, inFlight = new InFlightWork() }: AppDependencies): Express {
   const sendOptions = { checkHeaders: config.checkResponseHeaders, logger };
   const deps = { stores, providers, clock, metrics, addressPolicy: { allowPrivateNetwork: config.allowPrivateNetwork } };
@@ -65,12 +61,13 @@ export function createApp({ config, stores, providers, clock, logger, metrics, r
   app.use(contractValidator());
   app.use(idempotency(stores.idempotency, clock, inFlight));
 
+  const routes = new Map<OperationId, RequestHandler>();
   for (const operation of operations) {
     const handler = handlers[operation.operationId];
     if (!handler) throw new Error(`no handler for the contract's operation ${operation.operationId}`);
-    const method = operation.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
-    app[method](expressPath(operation.path), inFlight.handler(operationRoute(operation, handler, deps, sendOptions)));
+    routes.set(operation.operationId, inFlight.handler(operationRoute(operation, handler, deps, sendOptions)));
   }
+  app.use(dispatch(routes));
 
   app.use(validatorErrors(logger));
   app.use(inFlight.errorHandler(errorHandler(stores, clock, sendOptions, config.publicBaseUrl)));

@@ -35,6 +35,7 @@ export function routeOperation(keys: ApiKeyStore, clock: Clock): RequestHandler 
       throw await withBalance(req, res, new ServiceError('method_not_allowed', methodNotAllowed(path, req.method, route.allow), { Allow: route.allow.join(', ') }));
     }
     callOf(res).operation = route.operation;
+    callOf(res).pathParameters = route.params;
     next();
   };
 }
