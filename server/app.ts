@@ -20,7 +20,7 @@ import { bodyErrors, parseJsonBody } from './gateway/parse-body.ts';
 import { RateLimiter, rateLimit } from './gateway/rate-limit.ts';
 import { routeOperation } from './gateway/route-operation.ts';
 import { startCall } from './gateway/start-call.ts';
-import { contractValidator, validatorErrors } from './gateway/validator.ts';
+import { contractValidator } from './gateway/validator.ts';
 import { handlers } from './operations/index.ts';
 import { operationRoute } from './operations/pipeline.ts';
 import { InFlightWork } from './in-flight.ts';
@@ -69,7 +69,6 @@ export function createApp({ config, stores, providers, clock, logger, metrics, r
   }
   app.use(dispatch(routes));
 
-  app.use(validatorErrors(logger));
   app.use(inFlight.errorHandler(errorHandler(stores, clock, sendOptions, config.publicBaseUrl)));
   return app;
 }
