@@ -3,18 +3,19 @@
  * `Allow` for a wrong method. Both report a valid key's balance, as every answer does; a missing
  * or bad key is not refused here (its balance is unknown).
  */
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { matchRoute } from '../../lib/contract-routes.ts';
 import type { Clock } from '../clock.ts';
 import type { ApiKeyStore } from '../store/api-keys.ts';
 import { keyOf } from './authenticate.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
+import type { GatewayStep } from './steps.ts';
 import { endpointNotFound, methodNotAllowed } from '../../lib/error-messages.ts';
 
 export const BASE_PATH = '/v1';
 
-export function routeOperation(keys: ApiKeyStore, clock: Clock): RequestHandler {
+export function routeOperation(keys: ApiKeyStore, clock: Clock): GatewayStep {
   /** Notes a valid key on the call, so that the error envelope carries its balance. */
   const withBalance = async (req: Request, res: Response, error: ServiceError): Promise<ServiceError> => {
     const key = await keyOf(req, keys, clock);
@@ -24,7 +25,7 @@ export function routeOperation(keys: ApiKeyStore, clock: Clock): RequestHandler 
     }
     return error;
   };
-  return async (req, res, next) => {
+  return async (req, res) => {
     const path = req.path;
     if (path !== BASE_PATH && !path.startsWith(`${BASE_PATH}/`)) {
       throw await withBalance(req, res, new ServiceError('endpoint_not_found', endpointNotFound(req.method, path)));
@@ -36,6 +37,5 @@ export function routeOperation(keys: ApiKeyStore, clock: Clock): RequestHandler 
     }
     callOf(res).operation = route.operation;
     callOf(res).pathParameters = route.params;
-    next();
   };
 }

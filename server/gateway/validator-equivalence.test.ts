@@ -17,34 +17,49 @@ import { fuzzOperations } from '../../contract-tests/fuzz/operations.ts';
 import { bodyText, requestHeaders, requestTarget, type FuzzRequest } from '../../contract-tests/fuzz/request.ts';
 import { validRequests } from '../../contract-tests/fuzz/valid-requests.ts';
 import { callOf, type Call } from './call.ts';
-import { bodyErrors, parseJsonBody } from './parse-body.ts';
+import { parseJsonBody } from './parse-body.ts';
 import { ServiceError } from './service-error.ts';
+import { gateway, type GatewayStep } from './steps.ts';
 import { contractValidator } from './validator.ts';
 import { oracleErrors, oracleValidator } from './validator-oracle.ts';
 
 const SAMPLES_PER_OPERATION = 40;
 
-/** An app with the gateway's steps up to the validator, answering what the operation would read, or the error. */
-function appWith(validator: RequestHandler[], errors: ErrorRequestHandler[]): Express {
+/** The gateway's first steps: the call, its operation and path parameters (a path the contract has not is answered as such). */
+const routeStep: GatewayStep = (req, res) => {
+  const call: Call = { requestId: 'req', startedAt: 0, charged: 0, creditsRemaining: null, cached: false, xCache: 'BYPASS', unknownParameters: [] };
+  res.locals.call = call;
+  const route = matchRoute(req.method, req.path.slice('/v1'.length));
+  if (route.kind !== 'operation') {
+    res.json({ route: route.kind });
+    return 'answered';
+  }
+  call.operation = route.operation;
+  call.pathParameters = route.params;
+};
+
+/** What the operation would read: the typed query, the path parameters and the body. */
+const answerWhatTheOperationReads: RequestHandler = (req, res) => {
+  const openapi = (req as { openapi?: { pathParams: unknown } }).openapi;
+  res.json({ query: req.query, params: openapi?.pathParams ?? callOf(res).pathParameters, body: req.body });
+};
+
+const answerTheError: ErrorRequestHandler = (error, _req, res, _next) => {
+  res.json(error instanceof ServiceError ? { code: error.code, message: error.message } : { unexpected: String(error) });
+};
+
+function appWithOurValidator(): Express {
   const app = express();
-  app.use((req, res, next) => {
-    const call: Call = { requestId: 'req', startedAt: 0, charged: 0, creditsRemaining: null, cached: false, xCache: 'BYPASS', unknownParameters: [] };
-    res.locals.call = call;
-    const route = matchRoute(req.method, req.path.slice('/v1'.length));
-    if (route.kind !== 'operation') return res.json({ route: route.kind });
-    call.operation = route.operation;
-    call.pathParameters = route.params;
-    next();
-  });
-  app.use(parseJsonBody(), bodyErrors());
-  app.use(validator);
-  app.use((req, res) => {
-    const openapi = (req as { openapi?: { pathParams: unknown } }).openapi;
-    res.json({ query: req.query, params: openapi?.pathParams ?? callOf(res).pathParameters, body: req.body });
-  });
-  app.use(...errors, ((error, _req, res, _next) => {
-    res.json(error instanceof ServiceError ? { code: error.code, message: error.message } : { unexpected: String(error) });
-  }) as ErrorRequestHandler);
+  app.use(gateway([routeStep, parseJsonBody(), contractValidator()], answerWhatTheOperationReads));
+  app.use(answerTheError);
+  return app;
+}
+
+function appWithTheOracle(): Express {
+  const app = express();
+  app.use(gateway([routeStep, parseJsonBody()], (_req, _res, next) => next()));
+  app.use(oracleValidator(), answerWhatTheOperationReads);
+  app.use(oracleErrors(), answerTheError);
   return app;
 }
 
@@ -96,7 +111,7 @@ describe('the request validator against express-openapi-validator', () => {
       const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
       servers.push(server);
     });
-    ports = { ours: await listen(appWith([contractValidator()], [])), oracle: await listen(appWith(oracleValidator(), [oracleErrors()])) };
+    ports = { ours: await listen(appWithOurValidator()), oracle: await listen(appWithTheOracle()) };
   });
   afterAll(() => {
     for (const server of servers) server.close();

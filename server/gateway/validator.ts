@@ -8,7 +8,7 @@
  * validator's route lookup, promise hops and URL parsing on every call (server/README.md,
  * "Checking requests"). validator-equivalence.test.ts holds it to the old validator's answers.
  */
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import qs from 'qs';
 import { operations, type OperationId, type OperationRow } from '../../generated/operations.ts';
@@ -17,6 +17,7 @@ import { callOf } from './call.ts';
 import { chooseMediaType } from './media-type.ts';
 import { requestSchemas, type RequestSchemas } from './request-schemas.ts';
 import { ServiceError } from './service-error.ts';
+import type { GatewayStep } from './steps.ts';
 import { invalidParameters as invalidParametersMessage, malformedPathEncoding, unsupportedMediaType } from '../../lib/error-messages.ts';
 
 export interface ValidatorErrorItem {
@@ -118,14 +119,14 @@ interface OperationValidators {
   bodies: Map<string, ValidateFunction>;
 }
 
-export function contractValidator(): RequestHandler {
+export function contractValidator(): GatewayStep {
   // Query, path and header values are typed from text; bodies are not coerced, so `"limit": "10"` is refused.
   const parametersAjv = contractAjv(true);
   const bodyAjv = contractAjv(false);
   // Built now, so a contract the validator cannot take stops the start; compiled at first use.
   const validators = new Map<OperationId, OperationValidators>(operations.map((operation) => [operation.operationId, { schemas: requestSchemas(operation), bodies: new Map() }]));
 
-  return (req, res, next) => {
+  return (req, res) => {
     canonicalQuery(req);
     const call = callOf(res);
     const operation = call.operation!;
@@ -157,6 +158,5 @@ export function contractValidator(): RequestHandler {
     const errors = [...(forOperation.parameters.errors ?? []), ...(validateBody?.errors ?? [])];
     if (errors.length > 0) throw invalidParameters([...call.unknownParameters, ...errors.map(itemOf).map(describe)]);
     if (call.unknownParameters.length > 0) throw invalidParameters(call.unknownParameters);
-    next();
   };
 }
