@@ -29,11 +29,8 @@ export interface RequestSchemas {
 
 const FIELD_OF: Record<Parameter['in'], 'query' | 'headers' | 'params' | 'cookies'> = { query: 'query', header: 'headers', path: 'params', cookie: 'cookies' };
 const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
-/** Every schema is compiled with the contract's components beside it, so their `#/components/...` references resolve. */
-const components = contractDocument.components as Schema;
-
-function operationObject(operation: OperationRow): Schema {
-  const pathItem = (contractDocument.paths as Record<string, Schema>)[operation.path]!;
+function operationObject(operation: OperationRow, document: Schema): Schema {
+  const pathItem = (document.paths as Record<string, Schema>)[operation.path]!;
   return pathItem[operation.method.toLowerCase()] as Schema;
 }
 
@@ -43,29 +40,31 @@ function operationObject(operation: OperationRow): Schema {
  * taken: anything else would need the decoding of arrays and objects, which this validator and
  * its equivalence test do not cover yet.
  */
-function parameterSchema(operation: OperationRow, parameter: Parameter): Schema {
-  const schema = resolveRef<Schema>(parameter.schema);
+function parameterSchema(operation: OperationRow, parameter: Parameter, document: Schema): Schema {
+  const schema = resolveRef<Schema>(parameter.schema, document);
   const plain = SCALAR_TYPES.has(schema.type as string) && !parameter.content && parameter.style === undefined && parameter.explode === undefined;
   if (!plain) throw new Error(`${operation.operationId}: the request validator takes scalar parameters in their default style only, not ${parameter.in} ${parameter.name}`);
   return schema;
 }
 
-export function requestSchemas(operation: OperationRow): RequestSchemas {
-  const object = operationObject(operation);
+/** `document`: the bundled contract; each schema carries its components, so that their `#/components/...` references resolve. */
+export function requestSchemas(operation: OperationRow, document: Schema = contractDocument): RequestSchemas {
+  const object = operationObject(operation, document);
+  const components = document.components as Schema;
   const fields: Record<string, Schema> = { query: {}, headers: {}, params: {}, cookies: {} };
   for (const reference of (object.parameters ?? []) as unknown[]) {
-    const parameter = resolveRef<Parameter>(reference);
+    const parameter = resolveRef<Parameter>(reference, document);
     const field = FIELD_OF[parameter.in];
     const name = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
     const target = (fields[field] = fields[field]!.properties ? fields[field]! : { type: 'object', properties: {} });
-    (target.properties as Schema)[name] = parameterSchema(operation, parameter);
+    (target.properties as Schema)[name] = parameterSchema(operation, parameter, document);
     if (parameter.required) target.required = [...((target.required as string[] | undefined) ?? []), name];
   }
   const parameters = { components, required: ['query', 'headers', 'params'], properties: { ...fields, body: {} } };
 
-  const requestBody = resolveRef<{ required?: boolean; content?: Record<string, { schema?: Schema }> }>(object.requestBody);
+  const requestBody = resolveRef<{ required?: boolean; content?: Record<string, { schema?: Schema }> }>(object.requestBody, document);
   const bodies = Object.entries(requestBody?.content ?? {}).map(([mediaType, { schema }]) => {
-    const body = resolveRef<Schema>(schema ?? {});
+    const body = resolveRef<Schema>(schema ?? {}, document);
     // As the validator had it: the body is required when its schema has a `required` list (even an empty one).
     const required = Boolean(body.required);
     return {

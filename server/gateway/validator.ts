@@ -113,19 +113,41 @@ function contractAjv(coerceTypes: boolean): Ajv2020 {
   return ajv;
 }
 
+/** One operation's schemas and, once compiled, its validators. */
 interface OperationValidators {
   schemas: RequestSchemas;
   parameters?: ValidateFunction;
   bodies: Map<string, ValidateFunction>;
 }
 
-export function contractValidator(): GatewayStep {
-  // Query, path and header values are typed from text; bodies are not coerced, so `"limit": "10"` is refused.
-  const parametersAjv = contractAjv(true);
-  const bodyAjv = contractAjv(false);
-  // Built now, so a contract the validator cannot take stops the start; compiled at first use.
-  const validators = new Map<OperationId, OperationValidators>(operations.map((operation) => [operation.operationId, { schemas: requestSchemas(operation), bodies: new Map() }]));
+/** Query, path and header values are typed from text; bodies are not coerced, so `"limit": "10"` is refused. */
+const parametersAjv = contractAjv(true);
+const bodyAjv = contractAjv(false);
 
+function parametersValidator(validators: OperationValidators): ValidateFunction {
+  validators.parameters ??= parametersAjv.compile(validators.schemas.parameters);
+  return validators.parameters;
+}
+
+/** The validator of the body's media type; none for an operation without a body or an unlabelled call to an optional one; 415 for another type. */
+function bodyValidator(validators: OperationValidators, req: Request): ValidateFunction | undefined {
+  const { bodies, bodyOptional } = validators.schemas;
+  if (bodies.length === 0) return undefined;
+  const choice = chooseMediaType(req.headers['content-type'], bodies.map((body) => body.mediaType), bodyOptional);
+  if (choice.kind === 'unsupported') throw new ServiceError('unsupported_media_type', unsupportedMediaType(req.get('content-type') ?? ''));
+  if (choice.kind === 'no-body') return undefined;
+  let validate = validators.bodies.get(choice.mediaType);
+  if (!validate) {
+    validate = bodyAjv.compile(bodies.find((body) => body.mediaType === choice.mediaType)!.schema);
+    validators.bodies.set(choice.mediaType, validate);
+  }
+  return validate;
+}
+
+/** Built when the server's modules load, so that a contract the validator cannot take stops the start; compiled at first use. */
+const validators = new Map<OperationId, OperationValidators>(operations.map((operation) => [operation.operationId, { schemas: requestSchemas(operation), bodies: new Map() }]));
+
+export function contractValidator(): GatewayStep {
   return (req, res) => {
     canonicalQuery(req);
     const call = callOf(res);
@@ -137,25 +159,14 @@ export function contractValidator(): GatewayStep {
     if (call.pathParameters === null) throw invalidParameters([...call.unknownParameters, malformedPathEncoding(req.path)]);
 
     const forOperation = validators.get(operation.operationId)!;
-    const { schemas } = forOperation;
-    let validateBody: ValidateFunction | undefined;
-    if (schemas.bodies.length > 0) {
-      const choice = chooseMediaType(req.headers['content-type'], schemas.bodies.map((body) => body.mediaType), schemas.bodyOptional);
-      if (choice.kind === 'unsupported') throw new ServiceError('unsupported_media_type', unsupportedMediaType(req.get('content-type') ?? ''));
-      if (choice.kind === 'media-type') {
-        validateBody = forOperation.bodies.get(choice.mediaType);
-        if (!validateBody) {
-          validateBody = bodyAjv.compile(schemas.bodies.find((body) => body.mediaType === choice.mediaType)!.schema);
-          forOperation.bodies.set(choice.mediaType, validateBody);
-        }
-      }
-    }
+    const validateBody = bodyValidator(forOperation, req);
     readBracketNames(query);
-    forOperation.parameters ??= parametersAjv.compile(schemas.parameters);
+    const validateParameters = parametersValidator(forOperation);
+    // Both run, filling their defaults, and every problem of both is reported.
     const data = { query, headers: req.headers, params: call.pathParameters ?? {}, cookies: undefined, body: req.body as unknown };
-    forOperation.parameters(data);
+    validateParameters(data);
     validateBody?.(data);
-    const errors = [...(forOperation.parameters.errors ?? []), ...(validateBody?.errors ?? [])];
+    const errors = [...(validateParameters.errors ?? []), ...(validateBody?.errors ?? [])];
     if (errors.length > 0) throw invalidParameters([...call.unknownParameters, ...errors.map(itemOf).map(describe)]);
     if (call.unknownParameters.length > 0) throw invalidParameters(call.unknownParameters);
   };
