@@ -4,13 +4,13 @@
  * request with the key, or a repeat while the first runs, answers 409.
  */
 import { createHash } from 'node:crypto';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { Clock } from '../clock.ts';
 import type { IdempotencyRecords } from '../store/idempotency-records.ts';
 import type { InFlightWork } from '../in-flight.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
-import type { GatewayStep } from './steps.ts';
+import type { GatewayStep, StepResult } from './steps.ts';
 import { idempotencyKeyReused, idempotencyRequestInProgress } from '../../lib/error-messages.ts';
 
 /** Method, path, query (in order) and body of a request, hashed. */
@@ -23,9 +23,7 @@ function fingerprint(req: Request): string {
 }
 
 export function idempotency(records: IdempotencyRecords, clock: Clock, inFlight: InFlightWork): GatewayStep {
-  return async (req, res) => {
-    const idempotencyKey = req.get('idempotency-key');
-    if (!idempotencyKey) return;
+  const claimOrReplay = async (req: Request, res: Response, idempotencyKey: string): Promise<StepResult> => {
     const call = callOf(res);
     const keyId = call.key!.id;
     const claim = await records.claim(keyId, idempotencyKey, fingerprint(req), clock.now());
@@ -48,5 +46,10 @@ export function idempotency(records: IdempotencyRecords, clock: Clock, inFlight:
     call.cached = stored.cached;
     res.status(claim.answer.status).set({ ...claim.answer.headers, 'Idempotent-Replayed': 'true', 'Content-Type': 'application/json; charset=utf-8' }).send(claim.answer.body);
     return 'answered';
+  };
+  // Synchronous for a call without the header, so that the gateway need not wait on it.
+  return (req, res) => {
+    const idempotencyKey = req.get('idempotency-key');
+    return idempotencyKey ? claimOrReplay(req, res, idempotencyKey) : undefined;
   };
 }

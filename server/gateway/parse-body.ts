@@ -38,9 +38,15 @@ export function bodyError(error: { type?: string; message?: string }): unknown {
   return error;
 }
 
+/** Whether the call sends a body at all, as body-parser tells (type-is's `hasBody`): without one, the parser has nothing to do. */
+function sendsBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+}
+
 export function parseJsonBody(): GatewayStep {
   return (req, res) => {
     requireBody(req, res);
+    if (!sendsBody(req)) return;
     return new Promise<void>((resolve, reject) => {
       void jsonParser(req, res, (error?: unknown) => (error ? reject(bodyError(error as { type?: string })) : resolve()));
     });
