@@ -1,25 +1,27 @@
 /**
  * createApp: the whole service as an Express app, wired top to bottom: CORS, the operator's
- * endpoints (/healthz, /readyz, /metrics, outside /v1), request id, route, key,
- * rate limit, scope, body, contract validation, idempotency, the operation (credits, cache, handler),
- * and the one error handler that renders the error envelope.
+ * endpoints (/healthz, /readyz, /metrics, outside /v1), then the gateway's steps in one middleware
+ * (request id, route, key, rate limit, scope, body, contract validation, idempotency), the
+ * operation (credits, cache, handler), and the one error handler that renders the error envelope.
  */
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { operations } from '../generated/operations.ts';
+import { operations, type OperationId } from '../generated/operations.ts';
 import { DOCS_PATH } from '../lib/docs-link.ts';
 import type { Clock } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { authenticate, authorize } from './gateway/authenticate.ts';
 import { cors } from './gateway/cors.ts';
 import { docsRoute } from './docs-route.ts';
+import { dispatch } from './gateway/dispatch.ts';
 import { errorHandler } from './gateway/error-handler.ts';
 import { idempotency } from './gateway/idempotency.ts';
-import { bodyErrors, parseJsonBody } from './gateway/parse-body.ts';
+import { parseJsonBody } from './gateway/parse-body.ts';
 import { RateLimiter, rateLimit } from './gateway/rate-limit.ts';
 import { routeOperation } from './gateway/route-operation.ts';
 import { startCall } from './gateway/start-call.ts';
-import { contractValidator, validatorErrors } from './gateway/validator.ts';
+import { gateway } from './gateway/steps.ts';
+import { contractValidator } from './gateway/validator.ts';
 import { handlers } from './operations/index.ts';
 import { operationRoute } from './operations/pipeline.ts';
 import { InFlightWork } from './in-flight.ts';
@@ -41,11 +43,6 @@ export interface AppDependencies {
   inFlight?: InFlightWork;
 }
 
-/** `/web/jobs/{job_id}` → `/v1/web/jobs/:job_id`. */
-function expressPath(path: string): string {
-  return `/v1${path.replace(/\{(\w+)\}/g, ':$1')}`;
-}
-
 export function createApp({ config, stores, providers, clock, logger, metrics, readiness, inFlight = new InFlightWork() }: AppDependencies): Express {
   const sendOptions = { checkHeaders: config.checkResponseHeaders, logger };
   const deps = { stores, providers, clock, metrics, addressPolicy: { allowPrivateNetwork: config.allowPrivateNetwork } };
@@ -56,23 +53,22 @@ export function createApp({ config, stores, providers, clock, logger, metrics, r
   app.use(cors(config.corsOrigins));
   app.get(DOCS_PATH, docsRoute(logger));
   app.use(operatorRoutes(stores, metrics, readiness));
-  app.use(startCall(logger, metrics));
-  app.use(routeOperation(stores.keys, clock));
-  app.use(authenticate(stores.keys, clock));
-  app.use(rateLimit(new RateLimiter(stores.rateLimits, clock), config.rateLimit));
-  app.use(authorize());
-  app.use(parseJsonBody(), bodyErrors());
-  app.use(contractValidator());
-  app.use(idempotency(stores.idempotency, clock, inFlight));
-
+  const routes = new Map<OperationId, RequestHandler>();
   for (const operation of operations) {
     const handler = handlers[operation.operationId];
     if (!handler) throw new Error(`no handler for the contract's operation ${operation.operationId}`);
-    const method = operation.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
-    app[method](expressPath(operation.path), inFlight.handler(operationRoute(operation, handler, deps, sendOptions)));
+    routes.set(operation.operationId, inFlight.handler(operationRoute(operation, handler, deps, sendOptions)));
   }
-
-  app.use(validatorErrors(logger));
+  app.use(gateway([
+    startCall(logger, metrics),
+    routeOperation(stores.keys, clock),
+    authenticate(stores.keys, clock),
+    rateLimit(new RateLimiter(stores.rateLimits, clock), config.rateLimit),
+    authorize(),
+    parseJsonBody(),
+    contractValidator(),
+    idempotency(stores.idempotency, clock, inFlight),
+  ], dispatch(routes)));
   app.use(inFlight.errorHandler(errorHandler(stores, clock, sendOptions, config.publicBaseUrl)));
   return app;
 }

@@ -3,11 +3,12 @@
  * the operation's platform (`authorize`, after the rate limit, so a denied call is counted and
  * its answer carries the key's RateLimit fields like any other).
  */
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import type { Clock } from '../clock.ts';
 import type { ApiKey, ApiKeyStore } from '../store/api-keys.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
+import type { GatewayStep } from './steps.ts';
 import { apiKeyExpired, apiKeyInvalid, apiKeyMissing, apiKeyRevoked, scopeDenied } from '../../lib/error-messages.ts';
 
 /** The call's key when it is valid (issued here, not revoked, not expired), or the error that says why not. */
@@ -21,19 +22,18 @@ export async function keyOf(req: Request, keys: ApiKeyStore, clock: Clock): Prom
   return key;
 }
 
-export function authenticate(keys: ApiKeyStore, clock: Clock): RequestHandler {
-  return async (req, res, next) => {
+export function authenticate(keys: ApiKeyStore, clock: Clock): GatewayStep {
+  return async (req, res) => {
     const call = callOf(res);
     const key = await keyOf(req, keys, clock);
     if (key instanceof ServiceError) throw key;
     call.key = key;
     call.creditsRemaining = key.balance;
-    next();
   };
 }
 
-export function authorize(): RequestHandler {
-  return (_req, res, next) => {
+export function authorize(): GatewayStep {
+  return (_req, res) => {
     const call = callOf(res);
     const key = call.key!;
     const operation = call.operation!;
@@ -41,6 +41,5 @@ export function authorize(): RequestHandler {
     if (missing.length > 0) {
       throw new ServiceError('scope_denied', scopeDenied(operation, key.scopes, missing));
     }
-    next();
   };
 }

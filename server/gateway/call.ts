@@ -9,6 +9,8 @@ export interface Call {
   startedAt: number;
   /** The operation the method and path address, once routed. */
   operation?: OperationRow;
+  /** Its path parameters, decoded as Express decodes `req.params`; null when one is not well-formed percent-encoded UTF-8 (the validator refuses it). */
+  pathParameters?: Record<string, string> | null;
   /** The caller's key, once authenticated. */
   key?: ApiKey;
   /** Credits drawn for this call and not (yet) refunded. */

@@ -4,12 +4,13 @@
  * request with the key, or a repeat while the first runs, answers 409.
  */
 import { createHash } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import type { Clock } from '../clock.ts';
 import type { IdempotencyRecords } from '../store/idempotency-records.ts';
 import type { InFlightWork } from '../in-flight.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
+import type { GatewayStep, StepResult } from './steps.ts';
 import { idempotencyKeyReused, idempotencyRequestInProgress } from '../../lib/error-messages.ts';
 
 /** Method, path, query (in order) and body of a request, hashed. */
@@ -21,10 +22,8 @@ function fingerprint(req: Request): string {
     .digest('hex');
 }
 
-export function idempotency(records: IdempotencyRecords, clock: Clock, inFlight: InFlightWork): RequestHandler {
-  return async (req, res, next) => {
-    const idempotencyKey = req.get('idempotency-key');
-    if (!idempotencyKey) return next();
+export function idempotency(records: IdempotencyRecords, clock: Clock, inFlight: InFlightWork): GatewayStep {
+  const claimOrReplay = async (req: Request, res: Response, idempotencyKey: string): Promise<StepResult> => {
     const call = callOf(res);
     const keyId = call.key!.id;
     const claim = await records.claim(keyId, idempotencyKey, fingerprint(req), clock.now());
@@ -34,7 +33,7 @@ export function idempotency(records: IdempotencyRecords, clock: Clock, inFlight:
       res.on('close', () => {
         if (!res.writableFinished) void inFlight.track(records.release(keyId, idempotencyKey));
       });
-      return next();
+      return;
     }
     if (!claim.sameRequest) {
       throw new ServiceError('idempotency_key_reused', idempotencyKeyReused(idempotencyKey, req.method, req.path));
@@ -46,5 +45,11 @@ export function idempotency(records: IdempotencyRecords, clock: Clock, inFlight:
     call.xCache = claim.answer.headers['X-Cache'] as typeof call.xCache;
     call.cached = stored.cached;
     res.status(claim.answer.status).set({ ...claim.answer.headers, 'Idempotent-Replayed': 'true', 'Content-Type': 'application/json; charset=utf-8' }).send(claim.answer.body);
+    return 'answered';
+  };
+  // Synchronous for a call without the header, so that the gateway need not wait on it.
+  return (req, res) => {
+    const idempotencyKey = req.get('idempotency-key');
+    return idempotencyKey ? claimOrReplay(req, res, idempotencyKey) : undefined;
   };
 }

@@ -2,19 +2,19 @@
  * JSON bodies up to 1 MiB; malformed JSON, other media types and larger bodies become 422
  * envelopes, and so does a missing (or blank) body where the operation requires one.
  */
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type Request, type Response } from 'express';
 import { missingBodyMessage } from '../../lib/request-body.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
+import type { GatewayStep } from './steps.ts';
 import { bodyTooLarge, invalidJsonBody } from '../../lib/error-messages.ts';
 
 /** A call that sends no body at all: no `Content-Length` (or `0`) and not chunked. */
-const requireBody: RequestHandler = (req, res, next) => {
+function requireBody(req: Request, res: Response): void {
   const operation = callOf(res).operation!;
   const sendsNoBody = req.headers['transfer-encoding'] === undefined && Number(req.headers['content-length'] ?? 0) === 0;
   if (operation.requestBody === 'required' && sendsNoBody) throw new ServiceError('invalid_parameters', missingBodyMessage(operation));
-  next();
-};
+}
 
 const jsonParser = express.json({
   limit: '1mb',
@@ -27,19 +27,28 @@ const jsonParser = express.json({
   },
 });
 
-export function parseJsonBody(): RequestHandler[] {
-  return [requireBody, jsonParser];
+/** body-parser's errors in the contract's codes. */
+export function bodyError(error: { type?: string; message?: string }): unknown {
+  if (error instanceof ServiceError) return error;
+  if (error.type === 'entity.too.large') return new ServiceError('body_too_large', bodyTooLarge());
+  if (error.type === 'entity.parse.failed') return new ServiceError('invalid_json_body', invalidJsonBody(error.message ?? 'it cannot be parsed'));
+  if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
+    return new ServiceError('unsupported_media_type', `The request body's encoding is not supported: ${error.message}.`);
+  }
+  return error;
 }
 
-/** Turns body-parser's errors into the contract's codes. */
-export function bodyErrors(): ErrorRequestHandler {
-  return (error: { type?: string; message?: string }, _req, _res, next) => {
-    if (error instanceof ServiceError) return next(error);
-    if (error.type === 'entity.too.large') return next(new ServiceError('body_too_large', bodyTooLarge()));
-    if (error.type === 'entity.parse.failed') return next(new ServiceError('invalid_json_body', invalidJsonBody(error.message ?? 'it cannot be parsed')));
-    if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
-      return next(new ServiceError('unsupported_media_type', `The request body's encoding is not supported: ${error.message}.`));
-    }
-    next(error);
+/** Whether the call sends a body at all, as body-parser tells (type-is's `hasBody`): without one, the parser has nothing to do. */
+function sendsBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+}
+
+export function parseJsonBody(): GatewayStep {
+  return (req, res) => {
+    requireBody(req, res);
+    if (!sendsBody(req)) return;
+    return new Promise<void>((resolve, reject) => {
+      void jsonParser(req, res, (error?: unknown) => (error ? reject(bodyError(error as { type?: string })) : resolve()));
+    });
   };
 }

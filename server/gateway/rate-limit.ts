@@ -4,12 +4,12 @@
  * from here on (successes and errors alike), and 429 `rate_limited` with `Retry-After` when a key
  * is over.
  */
-import type { RequestHandler } from 'express';
 import type { Clock } from '../clock.ts';
 import type { RateLimitPolicy } from '../config.ts';
 import type { RateLimitWindows } from '../store/rate-limit-windows.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
+import type { GatewayStep } from './steps.ts';
 import { rateLimited } from '../../lib/error-messages.ts';
 import { rateLimitFields } from '../../lib/rate-limit-fields.ts';
 
@@ -34,14 +34,13 @@ export class RateLimiter {
   }
 }
 
-export function rateLimit(limiter: RateLimiter, defaultPolicy: RateLimitPolicy): RequestHandler {
-  return async (_req, res, next) => {
+export function rateLimit(limiter: RateLimiter, defaultPolicy: RateLimitPolicy): GatewayStep {
+  return async (_req, res) => {
     const key = callOf(res).key!;
     const policy = key.rateLimit ?? defaultPolicy;
     const { allowed, remaining, resetSeconds } = await limiter.take(key.id, policy);
     // On the response now, so every answer after this point carries them, errors included.
     res.set(rateLimitFields(policy, remaining, resetSeconds));
     if (!allowed) throw new ServiceError('rate_limited', rateLimited(policy, resetSeconds), { 'Retry-After': String(resetSeconds) });
-    next();
   };
 }

@@ -1,12 +1,12 @@
-/** First middleware of /v1: gives the call its request id; when the answer is sent, logs one line and counts it in the metrics. */
-import type { RequestHandler } from 'express';
+/** First step of the gateway: gives the call its request id; when the answer is sent, logs one line and counts it in the metrics. */
+import type { GatewayStep } from './steps.ts';
 import type { Logger } from 'pino';
 import { newRequestId } from '../../lib/request-id.ts';
 import { NO_OPERATION, type Metrics } from '../operator/metrics.ts';
 import { callOf, type Call } from './call.ts';
 
-export function startCall(logger: Logger, metrics: Metrics): RequestHandler {
-  return (req, res, next) => {
+export function startCall(logger: Logger, metrics: Metrics): GatewayStep {
+  return (req, res) => {
     const call: Call = { requestId: newRequestId(), startedAt: performance.now(), charged: 0, creditsRemaining: null, cached: false, xCache: 'BYPASS', unknownParameters: [] };
     res.locals.call = call;
     logger.debug({ request_id: call.requestId, method: req.method, path: req.path }, 'request received');
@@ -26,6 +26,5 @@ export function startCall(logger: Logger, metrics: Metrics): RequestHandler {
         latency_ms: Math.round(seconds * 10_000) / 10,
       }, 'request');
     });
-    next();
   };
 }

@@ -1,30 +1,33 @@
 /**
- * express-openapi-validator over the bundled contract: every request is checked. Its errors become
- * one 422 `invalid_parameters` naming every offending parameter. Answers are checked by
- * answer-validator.ts, on their way out (send.ts).
+ * The contract's check of every request: query, headers and path parameters typed from text, the
+ * JSON body as sent, formats as the contract defines them. Every problem becomes one 422
+ * `invalid_parameters` naming each offending parameter; a body of another media type, 415.
+ *
+ * It does what express-openapi-validator did (its words, its typing of query values, its
+ * defaults), with one Ajv validator per operation compiled at its first use, instead of the
+ * validator's route lookup, promise hops and URL parsing on every call (server/README.md,
+ * "Checking requests"). validator-equivalence.test.ts holds it to the old validator's answers.
  */
-import type { ErrorRequestHandler, RequestHandler } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
-import type { Logger } from 'pino';
-import { contractDocument } from '../../lib/contract-document.ts';
+import type { Request } from 'express';
+import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
+import qs from 'qs';
+import { operations, type OperationId, type OperationRow } from '../../generated/operations.ts';
+import { withContractFormats } from '../../lib/contract-formats.ts';
 import { callOf } from './call.ts';
+import { chooseMediaType } from './media-type.ts';
+import { requestSchemas, type RequestSchemas } from './request-schemas.ts';
 import { ServiceError } from './service-error.ts';
-import { internalError, invalidParameters as invalidParametersMessage, malformedPathEncoding, unsupportedMediaType } from '../../lib/error-messages.ts';
+import type { GatewayStep } from './steps.ts';
+import { invalidParameters as invalidParametersMessage, malformedPathEncoding, unsupportedMediaType } from '../../lib/error-messages.ts';
 
-interface ValidatorErrorItem {
+export interface ValidatorErrorItem {
   path?: string;
   message?: string;
   errorCode?: string;
 }
 
-interface ValidatorError {
-  status?: number;
-  message?: string;
-  errors?: ValidatorErrorItem[];
-}
-
 /** `/query/timeout` + `must be integer` → `query.timeout must be integer`. */
-function describe(item: ValidatorErrorItem): string {
+export function describe(item: ValidatorErrorItem): string {
   // The validator's own words for a path it cannot decode: "malformed uri'", at the path.
   if (item.message === "malformed uri'") return malformedPathEncoding(item.path ?? '');
   const location = (item.path ?? '').replace(/^\//, '').replace(/\//g, '.');
@@ -35,7 +38,7 @@ function describe(item: ValidatorErrorItem): string {
   return `${location} ${message}`;
 }
 
-function invalidParameters(problems: string[]): ServiceError {
+export function invalidParameters(problems: string[]): ServiceError {
   return new ServiceError('invalid_parameters', invalidParametersMessage(problems));
 }
 
@@ -46,13 +49,14 @@ function encodeStrictly(text: string): string {
 }
 
 /**
- * Re-encodes the query string percent-encoding every reserved character, as the validator wants.
- * Callers may send values form-encoded (`+` for a space) or with reserved characters as is, as
- * browsers, curl and the mock accept; the values the operation sees are the same either way.
+ * Re-encodes the query string percent-encoding every reserved character. Callers may send values
+ * form-encoded (`+` for a space) or with reserved characters as is, as browsers, curl and the mock
+ * accept; the values the operation sees are the same either way. (express-openapi-validator
+ * refused a reserved character written as is; after this, none is left in a written value.)
  */
 const NEEDS_ENCODING = /[:/?#[\]@!$'()*+,;=]/;
 
-const canonicalQuery: RequestHandler = (req, _res, next) => {
+export function canonicalQuery(req: Request): void {
   const queryStart = req.url.indexOf('?');
   if (queryStart >= 0 && NEEDS_ENCODING.test(req.url.slice(queryStart + 1).replace(/[&=]/g, ''))) {
     const pairs = [...new URLSearchParams(req.url.slice(queryStart + 1))];
@@ -61,56 +65,109 @@ const canonicalQuery: RequestHandler = (req, _res, next) => {
     const originalStart = req.originalUrl.indexOf('?');
     req.originalUrl = `${req.originalUrl.slice(0, originalStart)}?${canonical}`;
   }
-  next();
+}
+
+/** Query parameters the operation does not declare, reported with the other problems. */
+export function unknownParameters(operation: OperationRow, query: object): string[] {
+  return Object.keys(query)
+    .filter((name) => !operation.queryParameters.includes(name))
+    .map((name) => `query.${name} is not a parameter of ${operation.operationId}`);
+}
+
+/** A name with brackets (`a[b]=1`) read as qs reads it, replacing the bare name, as the old validator did before typing. */
+function readBracketNames(query: Record<string, unknown>): void {
+  for (const name of Object.keys(query)) {
+    if (!name.includes('[')) continue;
+    const bare = name.split('[')[0]!;
+    const parsed = qs.parse(`${name}=${query[name] as string}`)[bare];
+    if (parsed !== undefined) {
+      const given = query[bare];
+      const merge = given && typeof given === 'object' && typeof parsed === 'object' && !Array.isArray(parsed);
+      query[bare] = merge ? { ...(given as object), ...parsed } : parsed;
+    }
+    delete query[name];
+  }
+}
+
+/** An Ajv error as the old validator reported it: enum errors list the allowed values, a missing or extra property is named in the path. */
+function itemOf(error: ErrorObject): ValidatorErrorItem {
+  const params = error.params as Record<string, unknown>;
+  const allowed = error.keyword === 'enum' ? (params.allowedValues as unknown[] | undefined) : undefined;
+  const named = (property: unknown) => (property ? `${error.instancePath}/${property as string}` : (property as string | undefined));
+  return {
+    path: named(params.missingProperty) ?? named(params.additionalProperty) ?? named(params.unevaluatedProperty) ?? error.instancePath,
+    message: allowed ? `${error.message}: ${allowed.join(', ')}` : error.message,
+    errorCode: `${error.keyword}.openapi.validation`,
+  };
+}
+
+const AJV_OPTIONS: Options = {
+  strict: false, strictNumbers: true, strictTuples: true, allowUnionTypes: false, validateSchema: false,
+  useDefaults: true, removeAdditional: false, allErrors: true,
 };
 
-/**
- * The contract validator, with unknown query parameters noted first and reported together with
- * the validator's findings, so one 422 names every offending parameter.
- */
-export function contractValidator(): RequestHandler[] {
-  const noteUnknownParameters: RequestHandler = (req, res, next) => {
-    const call = callOf(res);
-    const declared = call.operation!.queryParameters;
-    call.unknownParameters = Object.keys(req.query as object)
-      .filter((name) => !declared.includes(name))
-      .map((name) => `query.${name} is not a parameter of ${call.operation!.operationId}`);
-    next();
-  };
-  const rejectUnknownParameters: RequestHandler = (_req, res, next) => {
-    const { unknownParameters } = callOf(res);
-    next(unknownParameters.length > 0 ? invalidParameters(unknownParameters) : undefined);
-  };
-  return [canonicalQuery, noteUnknownParameters, ...validatorMiddleware(), rejectUnknownParameters];
+function contractAjv(coerceTypes: boolean): Ajv2020 {
+  const ajv = withContractFormats(new Ajv2020({ ...AJV_OPTIONS, coerceTypes }));
+  // OpenAPI 3.1 names this format without defining it: any string.
+  ajv.addFormat('media-range', true);
+  return ajv;
 }
 
-function validatorMiddleware(): RequestHandler[] {
-  return OpenApiValidator.middleware({
-    apiSpec: structuredClone(contractDocument) as never,
-    validateApiSpec: false,
-    // Query, path and header values are typed from text; bodies are not coerced, so `"limit": "10"` is refused.
-    validateRequests: { allowUnknownQueryParameters: true, allErrors: true },
-    // Formats as the contract defines them (RFC 3986 for `uri`, real calendar dates), not the
-    // validator's default "fast" approximations, which let `http://a.example#\u0000` through.
-    ajvFormats: { mode: 'full' },
-    // Answers are checked by answer-validator.ts (see server/README.md).
-    validateResponses: false,
-    validateSecurity: false,
-    ignoreUndocumented: true,
-    $refParser: { mode: 'bundle' },
-  });
+/** One operation's schemas and, once compiled, its validators. */
+interface OperationValidators {
+  schemas: RequestSchemas;
+  parameters?: ValidateFunction;
+  bodies: Map<string, ValidateFunction>;
 }
 
-/** Turns the validator's errors into the contract's. */
-export function validatorErrors(logger: Logger): ErrorRequestHandler {
-  return (error: ValidatorError, req, res, next) => {
-    if (error instanceof ServiceError || !Array.isArray(error.errors) || typeof error.status !== 'number') return next(error);
+/** Query, path and header values are typed from text; bodies are not coerced, so `"limit": "10"` is refused. */
+const parametersAjv = contractAjv(true);
+const bodyAjv = contractAjv(false);
+
+function parametersValidator(validators: OperationValidators): ValidateFunction {
+  validators.parameters ??= parametersAjv.compile(validators.schemas.parameters);
+  return validators.parameters;
+}
+
+/** The validator of the body's media type; none for an operation without a body or an unlabelled call to an optional one; 415 for another type. */
+function bodyValidator(validators: OperationValidators, req: Request): ValidateFunction | undefined {
+  const { bodies, bodyOptional } = validators.schemas;
+  if (bodies.length === 0) return undefined;
+  const choice = chooseMediaType(req.headers['content-type'], bodies.map((body) => body.mediaType), bodyOptional);
+  if (choice.kind === 'unsupported') throw new ServiceError('unsupported_media_type', unsupportedMediaType(req.get('content-type') ?? ''));
+  if (choice.kind === 'no-body') return undefined;
+  let validate = validators.bodies.get(choice.mediaType);
+  if (!validate) {
+    validate = bodyAjv.compile(bodies.find((body) => body.mediaType === choice.mediaType)!.schema);
+    validators.bodies.set(choice.mediaType, validate);
+  }
+  return validate;
+}
+
+/** Built when the server's modules load, so that a contract the validator cannot take stops the start; compiled at first use. */
+const validators = new Map<OperationId, OperationValidators>(operations.map((operation) => [operation.operationId, { schemas: requestSchemas(operation), bodies: new Map() }]));
+
+export function contractValidator(): GatewayStep {
+  return (req, res) => {
+    canonicalQuery(req);
     const call = callOf(res);
-    if (error.status === 500) {
-      logger.error({ request_id: call.requestId, problems: error.errors }, 'response does not match the contract');
-      return next(new ServiceError('internal_error', internalError(call.requestId)));
-    }
-    if (error.status === 415) return next(new ServiceError('unsupported_media_type', unsupportedMediaType(req.get('content-type') ?? '')));
-    next(invalidParameters([...call.unknownParameters, ...error.errors.map(describe)]));
+    const operation = call.operation!;
+    const query = req.query as Record<string, unknown>;
+    // The typed values and defaults are what the operation reads as `req.query`.
+    Object.defineProperty(req, 'query', { writable: true, value: query });
+    call.unknownParameters = unknownParameters(operation, query);
+    if (call.pathParameters === null) throw invalidParameters([...call.unknownParameters, malformedPathEncoding(req.path)]);
+
+    const forOperation = validators.get(operation.operationId)!;
+    const validateBody = bodyValidator(forOperation, req);
+    readBracketNames(query);
+    const validateParameters = parametersValidator(forOperation);
+    // Both run, filling their defaults, and every problem of both is reported.
+    const data = { query, headers: req.headers, params: call.pathParameters ?? {}, cookies: undefined, body: req.body as unknown };
+    validateParameters(data);
+    validateBody?.(data);
+    const errors = [...(validateParameters.errors ?? []), ...(validateBody?.errors ?? [])];
+    if (errors.length > 0) throw invalidParameters([...call.unknownParameters, ...errors.map(itemOf).map(describe)]);
+    if (call.unknownParameters.length > 0) throw invalidParameters(call.unknownParameters);
   };
 }
