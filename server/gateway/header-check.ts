@@ -1,6 +1,6 @@
 /**
  * Development and test self-check: the headers of every answer against those the contract declares
- * for the operation and status (the body is checked by express-openapi-validator; headers are not).
+ * for the operation and status (answer-validator.ts checks the body).
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { contractDocument } from '../../lib/contract-document.ts';

@@ -21,7 +21,7 @@ import { parseJsonBody } from './parse-body.ts';
 import { ServiceError } from './service-error.ts';
 import { gateway, type GatewayStep } from './steps.ts';
 import { contractValidator } from './validator.ts';
-import { oracleErrors, oracleValidator } from './validator-oracle.ts';
+import { oracleErrors, oracleValidator } from '../test-support/validator-oracle.ts';
 
 const SAMPLES_PER_OPERATION = 40;
 

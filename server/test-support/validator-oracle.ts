@@ -7,9 +7,9 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { contractDocument } from '../../lib/contract-document.ts';
-import { callOf } from './call.ts';
-import { ServiceError } from './service-error.ts';
-import { canonicalQuery, describe, invalidParameters, unknownParameters, type ValidatorErrorItem } from './validator.ts';
+import { callOf } from '../gateway/call.ts';
+import { ServiceError } from '../gateway/service-error.ts';
+import { canonicalQuery, describe, invalidParameters, unknownParameters, type ValidatorErrorItem } from '../gateway/validator.ts';
 import { unsupportedMediaType } from '../../lib/error-messages.ts';
 
 interface ValidatorError {
