@@ -6,26 +6,23 @@
  * parameters by name and their deserializers, and threads all of it through fp-ts and lodash
  * helpers: about as much time as the rest of a request. Here each operation's checks are prepared
  * once; per request are left only what the request decides: its values deserialized by Prism's
- * own deserializers, checked by Prism's own `validateAgainstSchema` (its Ajv instances and
- * compiled validators) and body validator, in Prism's order (body, headers, query, path), with
+ * own deserializers, checked as Prism checks them (`prism-parameter-schema.ts`) and by Prism's own
+ * body validator, in Prism's order (body, headers, query, path), with
  * Prism's diagnostics word for word. `request-validation.test.ts` holds Prism's `validateInput`
  * as the oracle over valid and one-mutation-invalid requests of every operation.
  */
 import { createRequire } from 'node:module';
 import type { IHttpRequest } from '@stoplight/prism-http';
 import type { IHttpOperation, IHttpParam, IMediaTypeContent } from '@stoplight/types';
+import { parameterSchemaCheck } from './prism-parameter-schema.ts';
 import type { Diagnostic } from './validation-message.ts';
 
 type Values = Record<string, unknown>;
 type Deserializer = (name: string, parameters: Values, schema: unknown, explode: boolean) => unknown;
-type Option<Value> = { _tag: 'None' } | { _tag: 'Some'; value: Value };
 type Either<Left, Right> = { _tag: 'Left'; left: Left } | { _tag: 'Right'; right: Right };
 
 // Prism's own modules, and its own copies of its dependencies, so every check is Prism's.
 const prismRequire = createRequire(createRequire(import.meta.url).resolve('@stoplight/prism-http/package.json'));
-const { validateAgainstSchema } = prismRequire('./dist/validator/validators/utils') as {
-  validateAgainstSchema: (value: unknown, schema: object, coerce: boolean, context: number, prefix: string, bundle: unknown) => Option<Diagnostic[]>;
-};
 const { validateBody } = prismRequire('./dist/validator/validators') as {
   validateBody: (body: unknown, contents: IMediaTypeContent[], context: number, mediaType?: string, boundary?: string, bundle?: unknown) => Either<Diagnostic[], unknown>;
 };
@@ -50,8 +47,8 @@ interface ParameterField {
 /** One list of parameters (headers, query or path), prepared as Prism prepares it on every call. */
 interface ParameterList {
   prefix: 'header' | 'query' | 'path';
-  /** The JSON Schema Prism builds from the list (`createJsonSchemaFromParams`), one object for the list, so Prism's compiled validator is found by it. */
-  schema: { type: 'object'; properties: Values; required: string[] };
+  /** The values' check against the JSON Schema Prism builds from the list (`createJsonSchemaFromParams`). */
+  check: (values: Values) => Diagnostic[] | undefined;
   fields: ParameterField[];
   deprecated: IHttpParam[];
 }
@@ -65,7 +62,7 @@ function byKey<Value>(params: readonly IHttpParam[], key: (param: IHttpParam) =>
   return entries;
 }
 
-function parameterList(prefix: ParameterList['prefix'], params: readonly IHttpParam[]): ParameterList {
+function parameterList(prefix: ParameterList['prefix'], params: readonly IHttpParam[], bundle: unknown): ParameterList {
   const properties: Values = {};
   // lodash `pickBy`: parameters without a schema have no property.
   for (const [key, schema] of byKey(params, (param) => param.name.toLocaleLowerCase(), (param) => param.schema)) if (schema) properties[key] = schema;
@@ -76,7 +73,7 @@ function parameterList(prefix: ParameterList['prefix'], params: readonly IHttpPa
     schema: properties[key],
     explode: param.explode || false,
   }));
-  return { prefix, schema, fields, deprecated: params.filter((param) => param.deprecated) };
+  return { prefix, check: parameterSchemaCheck(schema, bundle, prefix), fields, deprecated: params.filter((param) => param.deprecated) };
 }
 
 /** `target` with its keys in lower case, the last of equal keys winning (lodash `mapKeys`). */
@@ -95,7 +92,7 @@ function lowerCaseKeys(target: Values): Values {
  * undefined when none. `target` is null when the path does not fit the operation's template: lodash
  * reads it as no values.
  */
-function checkParameters(list: ParameterList, target: Values | null, bundle: unknown): Diagnostic[] | undefined {
+function checkParameters(list: ParameterList, target: Values | null): Diagnostic[] | undefined {
   const warnings: Diagnostic[] = [];
   for (const param of list.deprecated) {
     if ((target as Values)[param.name]) {
@@ -109,8 +106,8 @@ function checkParameters(list: ParameterList, target: Values | null, bundle: unk
     // lodash `pickBy`: only truthy values are validated (so an empty value passes unchecked).
     if (value) values[field.key] = value;
   }
-  const errors = validateAgainstSchema(values, list.schema, true, ValidationContext.Input, list.prefix, bundle);
-  if (errors._tag === 'Some') return [...errors.value, ...warnings];
+  const errors = list.check(values);
+  if (errors) return [...errors, ...warnings];
   return warnings.length > 0 ? warnings : undefined;
 }
 
@@ -145,18 +142,18 @@ export function requestValidator(operation: IHttpOperation): RequestValidator {
   const { request } = operation;
   if (!request) return () => [];
   const bundle = (operation as { __bundled__?: unknown }).__bundled__;
-  const headers = request.headers ? parameterList('header', request.headers) : undefined;
-  const query = request.query ? parameterList('query', request.query) : undefined;
-  const path = request.path ? parameterList('path', request.path) : undefined;
+  const headers = request.headers ? parameterList('header', request.headers, bundle) : undefined;
+  const query = request.query ? parameterList('query', request.query, bundle) : undefined;
+  const path = request.path ? parameterList('path', request.path, bundle) : undefined;
   const pathTemplate = request.path ? new URI.Template(operation.path) : undefined;
   return (input) => {
     const given = (input.headers ?? {}) as Values;
     // Each part is checked whatever the others found, as Prism does; their diagnostics follow in its order.
     const found = [
       checkBody(operation, bundle, input.body, given),
-      headers && checkParameters(headers, given, bundle),
-      query && checkParameters(query, (input.url.query ?? {}) as Values, bundle),
-      path && checkParameters(path, pathTemplate!.match(input.url.path), bundle),
+      headers && checkParameters(headers, given),
+      query && checkParameters(query, (input.url.query ?? {}) as Values),
+      path && checkParameters(path, pathTemplate!.match(input.url.path)),
     ];
     return found.flatMap((diagnostics) => diagnostics ?? []);
   };
