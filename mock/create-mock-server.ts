@@ -22,6 +22,7 @@ import * as messages from '../lib/error-messages.ts';
 import { emptyValueProblems } from './empty-values.ts';
 import type { PrismEngine } from './prism-engine.ts';
 import { readPreferences, takeSelectionQuery, unmetPreference } from './preferences.ts';
+import { jsonWithKeptValues } from './kept-json.ts';
 import { readBody } from './read-body.ts';
 import { refusedTarget } from './address-check.ts';
 import { selectedError } from './selected-error.ts';
@@ -80,6 +81,21 @@ function flatHeaders(request: IncomingMessage): Record<string, string> {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
+}
+
+/** Headers of Prism's answer the mock sets itself (CORS only when asked for). */
+const HEADERS_SET_BY_THE_MOCK = /^(idempotent-replayed|content-type|x-request-id|x-credits-used|x-credits-remaining|x-cache|ratelimit|ratelimit-policy|access-control-allow-origin)$/i;
+
+/** Prism's headers of a kept answer (frozen, so they cannot change) and those passed on from them. */
+const passedOfKept = new WeakMap<object, Record<string, string>>();
+
+/** The headers of Prism's answer passed on: Prism fills declared headers from their examples, but not those the mock sets itself. */
+function headersPassedOn(headers: Record<string, string>): Record<string, string> {
+  const known = passedOfKept.get(headers);
+  if (known) return known;
+  const passed = Object.fromEntries(Object.entries(headers).filter(([name]) => !HEADERS_SET_BY_THE_MOCK.test(name)));
+  if (Object.isFrozen(headers)) passedOfKept.set(headers, Object.freeze(passed));
+  return passed;
 }
 
 function isEnvelope(body: unknown): body is EnvelopeBody {
@@ -150,8 +166,9 @@ async function answerOperation(request: IncomingMessage, url: RequestTarget, ope
   // Prism takes a JSON `null` for no body; every body of the contract is an object, as the server checks.
   if (body === null) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters(['body must be object']), context);
   if (body === undefined && operation.requestBody === 'required') throw new ErrorAnswer('invalid_parameters', missingBodyMessage(operation), context);
+  const queryValues = queryRecord(query);
   const result = await engine.respond(
-    { operationId: operation.operationId, method: operation.method, path: url.pathname.slice(BASE_PATH.length), query: queryRecord(query), headers, body },
+    { operationId: operation.operationId, method: operation.method, path: url.pathname.slice(BASE_PATH.length), query: queryValues, headers, body },
     selection.preferences,
   );
   if (result.kind === 'selection-problem') {
@@ -163,7 +180,7 @@ async function answerOperation(request: IncomingMessage, url: RequestTarget, ope
   const prismProblems = requestProblems(result.diagnostics).filter((problem) => !empty.locations.some((location) => problem === `${location} is required`));
   const problems = [...unknownParameters, ...empty.problems, ...prismProblems];
   if (problems.length > 0) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters(problems), context);
-  const crossProblem = crossParameterProblem(operation.operationId, queryRecord(query), Date.now());
+  const crossProblem = crossParameterProblem(operation.operationId, queryValues, Date.now());
   if (crossProblem) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([crossProblem]), context);
   const refused = refusedTarget(operation, query, body);
   if (refused) throw new ErrorAnswer(refused.code, refused.message, context);
@@ -172,10 +189,7 @@ async function answerOperation(request: IncomingMessage, url: RequestTarget, ope
   const shaped = result.body.success ? await shapeSuccess({ operation, path: url.pathname.slice(BASE_PATH.length), query, body, preferences: selection.preferences, balance: MOCK_BALANCE }, result.body) : undefined;
   if (shaped && !shaped.ok) throw new ErrorAnswer(shaped.code, shaped.message, context);
   const envelope = shaped?.ok ? shaped.envelope : structuredClone(result.body);
-  const passedHeaders = Object.fromEntries(
-    // Prism fills declared headers from their examples; these the mock sets itself (CORS only when asked for).
-    Object.entries(result.headers).filter(([name]) => !/^(idempotent-replayed|content-type|x-request-id|x-credits-used|x-credits-remaining|x-cache|ratelimit|ratelimit-policy|access-control-allow-origin)$/i.test(name)),
-  );
+  const passedHeaders = headersPassedOn(result.headers);
   if (envelope.success) {
     // The contract fixes these figures; examples and dynamic data must not contradict it.
     envelope.credits_used = operation.creditCost;
@@ -231,7 +245,7 @@ function linkedToDocs(answer: Answer, docsBase: string): Answer {
 }
 
 function send(response: ServerResponse, { status, body, xCache, headers = {} }: Answer): void {
-  const text = JSON.stringify(body);
+  const text = jsonWithKeptValues(body);
   response.writeHead(status, {
     ...headers,
     ...envelopeHeaders(body, xCache),

@@ -22,6 +22,7 @@ import { type DataOperationId, ProviderError } from '../server/providers/types.t
 import { BoundedMemo } from './bounded-memo.ts';
 import { conformData } from './conform-data.ts';
 import { deepFrozen } from './deep-frozen.ts';
+import { withKeptJson } from './kept-json.ts';
 import { makeBelievable } from './dynamic-data.ts';
 import type { Preferences } from './preferences.ts';
 
@@ -119,8 +120,9 @@ async function sandboxData(operationId: DataOperationId, query: URLSearchParams)
   const known = sandboxAnswers.get(key);
   if (known) return known;
   const answer = await fetchSandbox(operationId, withDefaults(operationId, query));
-  // A copy is frozen: the sandbox's own objects may be shared with its other answers.
-  const kept = answer instanceof ProviderError ? answer : deepFrozen(structuredClone(answer));
+  // A copy is frozen: the sandbox's own objects may be shared with its other answers. Its JSON is
+  // written once, for every answer that carries it.
+  const kept = answer instanceof ProviderError ? answer : withKeptJson(deepFrozen(structuredClone(answer)));
   sandboxAnswers.set(key, kept);
   return kept;
 }
