@@ -6,6 +6,7 @@
 import { queryRecord } from '../lib/query-record.ts';
 import { requestTarget, type RequestTarget } from './request-target.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { OperationRow } from '../generated/operations.ts';
 import { errorCatalog, type ErrorCode } from '../generated/errors.ts';
 import { matchRoute } from '../lib/contract-routes.ts';
@@ -237,6 +238,23 @@ async function withRateLimit(answerIt: () => Promise<Answer>): Promise<Answer> {
   }
 }
 
+/** The reference's address last given on each connection, with the Host header it was given for. */
+const docsBases = new WeakMap<Socket, { host: string | undefined; docsBase: string }>();
+
+/**
+ * `docsBaseUrl(request)`, read once per connection and Host: it depends on nothing else (the
+ * connection's scheme and local address, the Host header), and checking the Host header costs
+ * more than the rest of a request's envelope.
+ */
+function docsBaseOf(request: IncomingMessage): string {
+  const { socket, headers: { host } } = request;
+  const known = docsBases.get(socket);
+  if (known && known.host === host) return known.docsBase;
+  const docsBase = docsBaseUrl(request);
+  docsBases.set(socket, { host, docsBase });
+  return docsBase;
+}
+
 /** The contract's error examples link to their code's documentation: the mock points the link at its own `/docs`. */
 function linkedToDocs(answer: Answer, docsBase: string): Answer {
   const error = answer.body.error as { code?: unknown; doc_url?: string } | undefined;
@@ -260,7 +278,8 @@ export function createMockServer({ engine, log, corsOrigins = null }: MockServer
   return createHttpServer(async (request, response) => {
     const started = performance.now();
     const url = requestTarget(request.url ?? '/');
-    const docsBase = docsBaseUrl(request);
+    // Read now: the connection may be gone by the time an error is built (a body too large).
+    const docsBase = docsBaseOf(request);
     let status: number;
     if (applyCors(corsOrigins, request, response, BASE_PATH, MOCK_CORS_REQUEST_HEADERS)) {
       status = 204;
