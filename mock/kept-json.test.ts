@@ -9,7 +9,7 @@ describe('jsonWithKeptValues', () => {
   it.each([
     ['an envelope carrying a kept value', { success: true, credits_remaining: null, request_id: 'req_1', data: kept }],
     ['a kept value among other fields, not last', { data: kept, other: kept, after: [kept], cached: false }],
-    ['fields JSON.stringify leaves out or converts', { gone: undefined, fn: () => 1, when: new Date(0), nan: Number.NaN, data: kept }],
+    ['fields JSON.stringify leaves out or converts', { gone: undefined, fn: () => 1, sym: Symbol('s'), when: new Date(0), nan: Number.NaN, inf: -Infinity, zero: -0, big: 1e21, small: 5e-7, boxed: Object(3), data: kept }],
     ['no kept value', { success: false, error: { code: 'x', message: 'a "b"' } }],
     ['keys that need escaping', { 'a"b': 1, 'line\nbreak': kept }],
     ['nothing', {}],

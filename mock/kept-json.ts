@@ -12,15 +12,41 @@ export function withKeptJson<Value extends object>(value: Value): Value {
   return value;
 }
 
+/** Field names as JSON writes them, with their colon: an answer's envelope has the same few fields. */
+const writtenNames = new Map<string, string>();
+const NAMES_KEPT = 64;
+
+function writtenName(key: string): string {
+  let written = writtenNames.get(key);
+  if (written === undefined) {
+    written = `${JSON.stringify(key)}:`;
+    if (writtenNames.size < NAMES_KEPT) writtenNames.set(key, written);
+  }
+  return written;
+}
+
+/** A field's value as JSON.stringify writes it, a kept value from its remembered text; undefined for a value it leaves out. */
+function writtenValue(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'object':
+      return (value !== null && texts.get(value)) || JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    default:
+      return JSON.stringify(value);
+  }
+}
+
 /** `JSON.stringify(body)`, byte for byte, with each kept value among `body`'s fields written from its remembered text. */
 export function jsonWithKeptValues(body: Record<string, unknown>): string {
   let text = '';
   for (const key of Object.keys(body)) {
-    const value = body[key];
-    const written = (typeof value === 'object' && value !== null && texts.get(value)) || JSON.stringify(value);
+    const written = writtenValue(body[key]);
     // As JSON.stringify leaves out a field that is undefined, a function or a symbol.
     if (written === undefined) continue;
-    text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${written}`;
+    text += `${text === '' ? '{' : ','}${writtenName(key)}${written}`;
   }
   return text === '' ? '{}' : `${text}}`;
 }

@@ -105,6 +105,8 @@ describe("the mock's request validation, Prism's validateInput as the oracle", (
     ['a required body missing', 'createMonitor', { ...CREATE_MONITOR, headers: {} }],
     ['a required body that is falsy', 'createMonitor', { ...CREATE_MONITOR, body: 0 }],
     ['a body of another media type', 'createMonitor', { ...CREATE_MONITOR, headers: { 'Content-Type': 'text/plain', 'Content-Length': '2' }, body: {} }],
+    ['the body headers given twice, in other cases (the last wins)', 'createMonitor', { ...CREATE_MONITOR, headers: { 'content-type': 'text/plain', 'Content-Type': 'application/json', 'CONTENT-LENGTH': '2', 'content-length': '0' }, body: {} }],
+    ['the body headers given twice, the other way round', 'createMonitor', { ...CREATE_MONITOR, headers: { 'Content-Type': 'application/json', 'content-type': 'text/plain', 'content-length': '0', 'CONTENT-LENGTH': '2' }, body: {} }],
     ['a body of a wildcard-matching media type, length unparsable', 'createMonitor', { ...CREATE_MONITOR, headers: { 'content-type': 'application/merge-patch+json', 'content-length': 'many' }, body: { url: 1 } }],
     ['a body that is a list, a string, null', 'createMonitor', { ...CREATE_MONITOR, body: [{}, 'a', null] }],
     ['an optional body left out', 'updateMonitor', UPDATE_MONITOR],

@@ -30,7 +30,6 @@ const { parseMIMEHeader } = prismRequire('./dist/validator/validators/headers') 
 const { wildcardMediaTypeMatch } = prismRequire('./dist/validator/utils/wildcardMediaTypeMatch') as { wildcardMediaTypeMatch: (a: string, b: string) => boolean };
 const deserializers = prismRequire('./dist/validator/deserializers') as Record<'header' | 'query' | 'path', Record<string, Deserializer>>;
 const { ValidationContext } = prismRequire('./dist/validator/validators/types') as { ValidationContext: { Input: number } };
-const caseless = prismRequire('caseless') as (dict: Values) => { get(name: string): string | undefined };
 const { URI } = prismRequire('uri-template-lite') as { URI: { Template: new (template: string) => { match(path: string): Values | null } } };
 
 const ERROR = 0;
@@ -117,14 +116,25 @@ function supportedMediaType(mediaType: string | undefined, contents: IMediaTypeC
   return contents.some((content) => !content.mediaType || wildcardMediaTypeMatch(mediaType, content.mediaType));
 }
 
+/** The headers Prism's body check reads, as `caseless(headers).get(name)` reads them (the last of names equal but for case), in one pass. */
+function bodyHeaders(headers: Values): { contentType: string | undefined; contentLength: unknown } {
+  let contentType: string | undefined;
+  let contentLength: unknown;
+  for (const name of Object.keys(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'content-type') contentType = headers[name] as string;
+    else if (lower === 'content-length') contentLength = headers[name];
+  }
+  return { contentType, contentLength };
+}
+
 /** Prism's `validateInputBody`: the body's diagnostics, or undefined when none. */
 function checkBody(operation: IHttpOperation, bundle: unknown, body: unknown, headers: Values): Diagnostic[] | undefined {
   const spec = operation.request?.body;
   if (spec && spec.required && !body) return [{ code: 'required', message: 'Body parameter is required', severity: ERROR }];
-  const given = caseless(headers);
-  const contentType = given.get('content-type');
+  const { contentType, contentLength: lengthGiven } = bodyHeaders(headers);
   const [boundary, mediaType] = contentType ? parseMIMEHeader(contentType) : [undefined, undefined];
-  const contentLength = parseInt(given.get('content-length') as string) || 0;
+  const contentLength = parseInt(lengthGiven as string) || 0;
   if (contentLength !== 0 && !(spec && supportedMediaType(mediaType, spec.contents))) {
     const contents = spec?.contents ?? [];
     const message = contents.length > 0 ? `Supported content types: ${contents.map((content) => content.mediaType).join(',')}` : 'No supported content types, but request included a non-empty body';
