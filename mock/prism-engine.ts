@@ -135,7 +135,12 @@ export async function prismOperations(contractPath: string): Promise<IHttpOperat
 /** Loads the contract's operations and Prism's parts. */
 export async function createPrismEngine(contractPath: string): Promise<PrismEngine> {
   const operations = await prismOperations(contractPath);
-  const operationById = new Map(operations.map((operation) => [operation.iid, { resources: [operation], headerNames: headersPrismReads(operation) }]));
+  const operationById = new Map(operations.map((operation) => [operation.iid, {
+    resources: [operation],
+    headerNames: headersPrismReads(operation),
+    /** Prism's verdict on the operation's own path (no path parameters), for the method it was asked with. */
+    ownPath: undefined as { method: string; verdict: ReturnType<PrismRoute> } | undefined,
+  }]));
   // Each operation's request validation, prepared once (the router hands back the operation it was given).
   const validators = new Map<IHttpOperation, RequestValidator>(operations.map((operation) => [operation, requestValidator(operation)]));
   const logger = createLogger('mock', { enabled: false }).child({ name: 'NEGOTIATOR' });
@@ -152,8 +157,17 @@ export async function createPrismEngine(contractPath: string): Promise<PrismEngi
         headers: operation ? pickHeaders(request.headers, operation.headerNames) : request.headers,
         body: request.body,
       };
-      // Prism's router, on the one operation the mock's router matched: its verdict depends on the method and path alone.
-      const routed = routes.through(`${request.operationId} ${input.method} ${input.url.path}`, () => route({ resources: operation?.resources ?? operations, input }));
+      // Prism's router, on the one operation the mock's router matched: its verdict depends on the
+      // method and path alone; on the operation's own path (a path without parameters), on the
+      // method alone, so it is kept with the operation rather than looked up by path.
+      const resources = operation?.resources ?? operations;
+      let routed: ReturnType<PrismRoute>;
+      if (operation && input.url.path === resources[0]!.path) {
+        if (operation.ownPath?.method !== input.method) operation.ownPath = { method: input.method, verdict: route({ resources, input }) };
+        routed = operation.ownPath.verdict;
+      } else {
+        routed = routes.through(`${request.operationId} ${input.method} ${input.url.path}`, () => route({ resources, input }));
+      }
       if (routed._tag === 'Left') return selectionProblem(routed.left);
       const resource = routed.right;
       const validations = (validators.get(resource) ?? requestValidator(resource))(input);
