@@ -138,6 +138,8 @@ async function parseJsonBody(request: IncomingMessage, context: AnswerContext): 
 
 /** Whether every percent-encoding in `path` decodes as UTF-8. */
 function wellEncoded(path: string): boolean {
+  // Without a percent sign there is nothing to decode (most paths).
+  if (!path.includes('%')) return true;
   try {
     decodeURIComponent(path);
     return true;
