@@ -6,6 +6,7 @@
 import { queryRecord } from '../lib/query-record.ts';
 import { requestTarget, type RequestTarget } from './request-target.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { OperationRow } from '../generated/operations.ts';
 import { errorCatalog, type ErrorCode } from '../generated/errors.ts';
 import { matchRoute } from '../lib/contract-routes.ts';
@@ -22,6 +23,7 @@ import * as messages from '../lib/error-messages.ts';
 import { emptyValueProblems } from './empty-values.ts';
 import type { PrismEngine } from './prism-engine.ts';
 import { readPreferences, takeSelectionQuery, unmetPreference } from './preferences.ts';
+import { jsonWithKeptValues } from './kept-json.ts';
 import { readBody } from './read-body.ts';
 import { refusedTarget } from './address-check.ts';
 import { selectedError } from './selected-error.ts';
@@ -75,11 +77,28 @@ class ErrorAnswer extends Error {
 }
 
 function flatHeaders(request: IncomingMessage): Record<string, string> {
+  const given = request.headers;
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
+  for (const name of Object.keys(given)) {
+    const value = given[name];
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
+}
+
+/** Headers of Prism's answer the mock sets itself (CORS only when asked for). */
+const HEADERS_SET_BY_THE_MOCK = /^(idempotent-replayed|content-type|x-request-id|x-credits-used|x-credits-remaining|x-cache|ratelimit|ratelimit-policy|access-control-allow-origin)$/i;
+
+/** Prism's headers of a kept answer (frozen, so they cannot change) and those passed on from them. */
+const passedOfKept = new WeakMap<object, Record<string, string>>();
+
+/** The headers of Prism's answer passed on: Prism fills declared headers from their examples, but not those the mock sets itself. */
+function headersPassedOn(headers: Record<string, string>): Record<string, string> {
+  const known = passedOfKept.get(headers);
+  if (known) return known;
+  const passed = Object.fromEntries(Object.entries(headers).filter(([name]) => !HEADERS_SET_BY_THE_MOCK.test(name)));
+  if (Object.isFrozen(headers)) passedOfKept.set(headers, Object.freeze(passed));
+  return passed;
 }
 
 function isEnvelope(body: unknown): body is EnvelopeBody {
@@ -119,6 +138,8 @@ async function parseJsonBody(request: IncomingMessage, context: AnswerContext): 
 
 /** Whether every percent-encoding in `path` decodes as UTF-8. */
 function wellEncoded(path: string): boolean {
+  // Without a percent sign there is nothing to decode (most paths).
+  if (!path.includes('%')) return true;
   try {
     decodeURIComponent(path);
     return true;
@@ -141,17 +162,19 @@ async function answerOperation(request: IncomingMessage, url: RequestTarget, ope
   if (!selection.ok) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([selection.problem]), context);
   const unmet = unmetPreference(operation, selection.preferences);
   if (unmet) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([unmet]), context);
-  const unknownParameters = [...new Set(query.keys())]
-    .filter((name) => !operation.queryParameters.includes(name))
-    .map((name) => `query.${name} is not a parameter of ${operation.operationId}`);
+  const unknownParameters: string[] = [];
+  for (const name of new Set(query.keys())) {
+    if (!operation.queryParameters.includes(name)) unknownParameters.push(`query.${name} is not a parameter of ${operation.operationId}`);
+  }
   const empty = emptyValueProblems(operation, query, headers);
 
   const body = operation.requestBody === 'none' ? (request.resume(), undefined) : await parseJsonBody(request, context);
   // Prism takes a JSON `null` for no body; every body of the contract is an object, as the server checks.
   if (body === null) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters(['body must be object']), context);
   if (body === undefined && operation.requestBody === 'required') throw new ErrorAnswer('invalid_parameters', missingBodyMessage(operation), context);
+  const queryValues = queryRecord(query);
   const result = await engine.respond(
-    { operationId: operation.operationId, method: operation.method, path: url.pathname.slice(BASE_PATH.length), query: queryRecord(query), headers, body },
+    { operationId: operation.operationId, method: operation.method, path: url.pathname.slice(BASE_PATH.length), query: queryValues, headers, body },
     selection.preferences,
   );
   if (result.kind === 'selection-problem') {
@@ -163,7 +186,7 @@ async function answerOperation(request: IncomingMessage, url: RequestTarget, ope
   const prismProblems = requestProblems(result.diagnostics).filter((problem) => !empty.locations.some((location) => problem === `${location} is required`));
   const problems = [...unknownParameters, ...empty.problems, ...prismProblems];
   if (problems.length > 0) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters(problems), context);
-  const crossProblem = crossParameterProblem(operation.operationId, queryRecord(query), Date.now());
+  const crossProblem = crossParameterProblem(operation.operationId, queryValues, Date.now());
   if (crossProblem) throw new ErrorAnswer('invalid_parameters', messages.invalidParameters([crossProblem]), context);
   const refused = refusedTarget(operation, query, body);
   if (refused) throw new ErrorAnswer(refused.code, refused.message, context);
@@ -172,10 +195,7 @@ async function answerOperation(request: IncomingMessage, url: RequestTarget, ope
   const shaped = result.body.success ? await shapeSuccess({ operation, path: url.pathname.slice(BASE_PATH.length), query, body, preferences: selection.preferences, balance: MOCK_BALANCE }, result.body) : undefined;
   if (shaped && !shaped.ok) throw new ErrorAnswer(shaped.code, shaped.message, context);
   const envelope = shaped?.ok ? shaped.envelope : structuredClone(result.body);
-  const passedHeaders = Object.fromEntries(
-    // Prism fills declared headers from their examples; these the mock sets itself (CORS only when asked for).
-    Object.entries(result.headers).filter(([name]) => !/^(idempotent-replayed|content-type|x-request-id|x-credits-used|x-credits-remaining|x-cache|ratelimit|ratelimit-policy|access-control-allow-origin)$/i.test(name)),
-  );
+  const passedHeaders = headersPassedOn(result.headers);
   if (envelope.success) {
     // The contract fixes these figures; examples and dynamic data must not contradict it.
     envelope.credits_used = operation.creditCost;
@@ -223,6 +243,23 @@ async function withRateLimit(answerIt: () => Promise<Answer>): Promise<Answer> {
   }
 }
 
+/** The reference's address last given on each connection, with the Host header it was given for. */
+const docsBases = new WeakMap<Socket, { host: string | undefined; docsBase: string }>();
+
+/**
+ * `docsBaseUrl(request)`, read once per connection and Host: it depends on nothing else (the
+ * connection's scheme and local address, the Host header), and checking the Host header costs
+ * more than the rest of a request's envelope.
+ */
+function docsBaseOf(request: IncomingMessage): string {
+  const { socket, headers: { host } } = request;
+  const known = docsBases.get(socket);
+  if (known && known.host === host) return known.docsBase;
+  const docsBase = docsBaseUrl(request);
+  docsBases.set(socket, { host, docsBase });
+  return docsBase;
+}
+
 /** The contract's error examples link to their code's documentation: the mock points the link at its own `/docs`. */
 function linkedToDocs(answer: Answer, docsBase: string): Answer {
   const error = answer.body.error as { code?: unknown; doc_url?: string } | undefined;
@@ -231,7 +268,7 @@ function linkedToDocs(answer: Answer, docsBase: string): Answer {
 }
 
 function send(response: ServerResponse, { status, body, xCache, headers = {} }: Answer): void {
-  const text = JSON.stringify(body);
+  const text = jsonWithKeptValues(body);
   response.writeHead(status, {
     ...headers,
     ...envelopeHeaders(body, xCache),
@@ -241,12 +278,26 @@ function send(response: ServerResponse, { status, body, xCache, headers = {} }: 
   response.end(text);
 }
 
+let stampedAt = Number.NaN;
+let stamp = '';
+
+/** `new Date().toISOString()`, written once per millisecond: under load, many requests end in the same one. */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== stampedAt) {
+    stampedAt = now;
+    stamp = new Date(now).toISOString();
+  }
+  return stamp;
+}
+
 /** Builds the mock's HTTP server (not yet listening). */
 export function createMockServer({ engine, log, corsOrigins = null }: MockServerOptions): Server {
   return createHttpServer(async (request, response) => {
     const started = performance.now();
     const url = requestTarget(request.url ?? '/');
-    const docsBase = docsBaseUrl(request);
+    // Read now: the connection may be gone by the time an error is built (a body too large).
+    const docsBase = docsBaseOf(request);
     let status: number;
     if (applyCors(corsOrigins, request, response, BASE_PATH, MOCK_CORS_REQUEST_HEADERS)) {
       status = 204;
@@ -267,6 +318,6 @@ export function createMockServer({ engine, log, corsOrigins = null }: MockServer
       send(response, result);
       status = result.status;
     }
-    log(`${new Date().toISOString()} ${request.method} ${url.pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+    log(`${isoNow()} ${request.method} ${url.pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
   });
 }

@@ -36,8 +36,11 @@ export interface EmptyValues {
 /** The declared query parameters and headers given as the empty string, checked against their schemas. */
 export function emptyValueProblems(operation: OperationRow, query: URLSearchParams, headers: Record<string, string>): EmptyValues {
   const result: EmptyValues = { problems: [], locations: [] };
+  // One pass over the query, not one search of it per declared parameter.
+  const emptyInQuery = new Set<string>();
+  for (const [name, value] of query) if (value === '') emptyInQuery.add(name);
   for (const parameter of declaredParameters(operation)) {
-    const value = parameter.in === 'query' ? query.getAll(parameter.name).find((given) => given === '')
+    const value = parameter.in === 'query' ? (emptyInQuery.has(parameter.name) ? '' : undefined)
       : parameter.in === 'header' ? headers[parameter.name.toLowerCase()] : undefined;
     if (value !== '') continue;
     const location = locationOf(parameter);

@@ -62,6 +62,20 @@ describe("Prism's static answer to a valid request, negotiated once", () => {
   });
 });
 
+describe("Prism's routing verdict, kept by operation, method and path", () => {
+  it('follows the method on the operation\'s own path, and the path on a templated one', async () => {
+    const engine = await createPrismEngine(contractPath);
+    const JOB: MockRequest = { operationId: 'getJob', method: 'GET', path: '/web/jobs/job_01M7W3QYVRK6724RN1MPS1JQRE', query: {}, headers: { 'x-api-key': 'k' } };
+    const calls: MockRequest[] = [SCRAPE, { ...SCRAPE, method: 'POST' }, SCRAPE, { ...SCRAPE, method: 'POST' }, JOB, { ...JOB, path: '/web/monitors/mon_01M7W3QYVRK6724RN1MPS1JQRE' }, JOB];
+    const outcomes = [];
+    for (const call of calls) {
+      const result = await engine.respond(call, {});
+      outcomes.push(result.kind === 'answer' ? result.status : `${result.kind} ${result.status}`);
+    }
+    expect(outcomes).toEqual([200, 'selection-problem 405', 200, 'selection-problem 405', 200, 'selection-problem 404', 200]);
+  });
+});
+
 describe("the sandbox's data for a request, kept by operation and query", () => {
   const shape = (query: Record<string, string>) => shapeSuccess(
     { operation: scrapeOperation, path: '/web/scrape', query: new URLSearchParams(query), body: undefined, preferences: {}, balance: 5000 },

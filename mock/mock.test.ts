@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { Agent, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQueryClient } from '../generated/client.ts';
@@ -32,6 +32,30 @@ describe('the mock server', () => {
   });
 
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("links an error to /docs at the Host each request gave, requests on one connection included", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const port = new URL(origin).port;
+    const docUrl = (host: string) => new Promise<{ docUrl: string; reused: boolean }>((resolve, reject) => {
+      const outgoing = request(`${origin}/v1/nowhere`, { agent, headers: { ...KEY, host } }, (answer) => {
+        let text = '';
+        answer.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ docUrl: JSON.parse(text).error.doc_url, reused: outgoing.reusedSocket }));
+      });
+      outgoing.on('error', reject).end();
+    });
+    try {
+      const answers = [];
+      for (const host of [`localhost:${port}`, 'mock.example:8080', 'not a host', `localhost:${port}`]) answers.push(await docUrl(host));
+      expect(answers).toEqual([
+        { docUrl: `http://localhost:${port}/docs#section/endpoint_not_found`, reused: false },
+        { docUrl: 'http://mock.example:8080/docs#section/endpoint_not_found', reused: true },
+        { docUrl: `http://127.0.0.1:${port}/docs#section/endpoint_not_found`, reused: true },
+        { docUrl: `http://localhost:${port}/docs#section/endpoint_not_found`, reused: true },
+      ]);
+    } finally {
+      agent.destroy();
+    }
+  });
 
   it('logs one line per request with method, path, status and duration', async () => {
     const before = logLines.length;

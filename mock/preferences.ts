@@ -22,7 +22,8 @@ export function takeSelectionQuery(query: URLSearchParams): Map<string, string> 
   const taken = new Map<string, string>();
   for (const name of SELECTION_QUERY) {
     const value = query.get(name);
-    if (value !== null) taken.set(name.slice(2), value);
+    if (value === null) continue;
+    taken.set(name.slice(2), value);
     query.delete(name);
   }
   return taken;

@@ -3,9 +3,10 @@
  *
  * Per request Prism is handed only the operation the mock's own router matched: its router scores
  * every operation of the contract on every call otherwise (a sixth of a request's time). Prism's
- * parts are loaded one by one (router, validator, mocker) and called in the order of Prism's own
+ * parts are loaded one by one (router, mocker) and called in the order of Prism's own
  * `createInstance` (route, validate the request, mock), without its forwarder, which the mock never
- * uses. Every request is validated; a valid request's static answer is negotiated once per
+ * uses. Every request is validated, as Prism's `validateInput` would, by `request-validation.ts`
+ * (prepared once per operation); a valid request's static answer is negotiated once per
  * operation, status, example and `Accept` (see `staticAnswerKey`).
  */
 import { createHash } from 'node:crypto';
@@ -19,6 +20,7 @@ import type { IHttpOperation } from '@stoplight/types';
 import { BoundedMemo } from '../lib/bounded-memo.ts';
 import { deepFrozen } from '../lib/deep-frozen.ts';
 import { configureDynamicData } from './dynamic-data.ts';
+import { requestValidator, type RequestValidator } from './request-validation.ts';
 import type { Diagnostic } from './validation-message.ts';
 import type { Preferences } from './preferences.ts';
 
@@ -48,7 +50,6 @@ export const ROUTES_KEPT = 1024;
 
 type Either<Left, Right> = { _tag: 'Left'; left: Left } | { _tag: 'Right'; right: Right };
 type PrismRoute = (options: { resources: IHttpOperation[]; input: IHttpRequest }) => Either<Error, IHttpOperation>;
-type PrismValidate = (options: { resource: IHttpOperation; element: IHttpRequest }) => Either<unknown[], IHttpRequest>;
 type PrismMock = (options: { resource: IHttpOperation; input: { data: IHttpRequest; validations: unknown[] }; config: IHttpOperationConfig }) =>
   (logger: ReturnType<typeof createLogger>) => Either<Error, IHttpResponse>;
 
@@ -80,14 +81,13 @@ async function loadOperations(contractPath: string): Promise<IHttpOperation[]> {
 
 const require = createRequire(import.meta.url);
 
-/** Prism's parts the mock calls: its router, its request validator and its mocker. */
+/** Prism's parts the mock calls: its router and its mocker (its request validation is `request-validation.ts`). */
 function prismParts() {
   const route = require('@stoplight/prism-http/dist/router').default as PrismRoute;
-  const { validateInput } = require('@stoplight/prism-http/dist/validator') as { validateInput: PrismValidate };
   const mock = require('@stoplight/prism-http/dist/mocker').default as PrismMock;
   // After the mocker: loading its generator resets json-schema-faker's options.
   configureDynamicData();
-  return { route, validateInput, mock };
+  return { route, mock };
 }
 
 /**
@@ -127,12 +127,24 @@ function pickHeaders(headers: Record<string, string>, names: readonly string[]):
   return picked;
 }
 
+/** The contract's operations as the engine hands them to Prism. */
+export async function prismOperations(contractPath: string): Promise<IHttpOperation[]> {
+  return (await loadOperations(contractPath)).map(withoutEmptyParameterLists);
+}
+
 /** Loads the contract's operations and Prism's parts. */
 export async function createPrismEngine(contractPath: string): Promise<PrismEngine> {
-  const operations = (await loadOperations(contractPath)).map(withoutEmptyParameterLists);
-  const operationById = new Map(operations.map((operation) => [operation.iid, { resources: [operation], headerNames: headersPrismReads(operation) }]));
+  const operations = await prismOperations(contractPath);
+  const operationById = new Map(operations.map((operation) => [operation.iid, {
+    resources: [operation],
+    headerNames: headersPrismReads(operation),
+    /** Prism's verdict on the operation's own path (no path parameters), for the method it was asked with. */
+    ownPath: undefined as { method: string; verdict: ReturnType<PrismRoute> } | undefined,
+  }]));
+  // Each operation's request validation, prepared once (the router hands back the operation it was given).
+  const validators = new Map<IHttpOperation, RequestValidator>(operations.map((operation) => [operation, requestValidator(operation)]));
   const logger = createLogger('mock', { enabled: false }).child({ name: 'NEGOTIATOR' });
-  const { route, validateInput, mock } = prismParts();
+  const { route, mock } = prismParts();
   const routes = new BoundedMemo<ReturnType<PrismRoute>>(ROUTES_KEPT);
   const staticAnswers = new BoundedMemo<IHttpResponse>(STATIC_ANSWERS_KEPT);
 
@@ -145,12 +157,20 @@ export async function createPrismEngine(contractPath: string): Promise<PrismEngi
         headers: operation ? pickHeaders(request.headers, operation.headerNames) : request.headers,
         body: request.body,
       };
-      // Prism's router, on the one operation the mock's router matched: its verdict depends on the method and path alone.
-      const routed = routes.through(`${request.operationId} ${input.method} ${input.url.path}`, () => route({ resources: operation?.resources ?? operations, input }));
+      // Prism's router, on the one operation the mock's router matched: its verdict depends on the
+      // method and path alone; on the operation's own path (a path without parameters), on the
+      // method alone, so it is kept with the operation rather than looked up by path.
+      const resources = operation?.resources ?? operations;
+      let routed: ReturnType<PrismRoute>;
+      if (operation && input.url.path === resources[0]!.path) {
+        if (operation.ownPath?.method !== input.method) operation.ownPath = { method: input.method, verdict: route({ resources, input }) };
+        routed = operation.ownPath.verdict;
+      } else {
+        routed = routes.through(`${request.operationId} ${input.method} ${input.url.path}`, () => route({ resources, input }));
+      }
       if (routed._tag === 'Left') return selectionProblem(routed.left);
       const resource = routed.right;
-      const validated = validateInput({ resource, element: input });
-      const validations = validated._tag === 'Left' ? validated.left : [];
+      const validations = (validators.get(resource) ?? requestValidator(resource))(input);
       const config: IHttpOperationConfig = { ...DEFAULT_MOCK_CONFIG, ...preferences };
       // A valid request's static answer is Prism's example for the operation, status and media
       // type: the same every time, so it is negotiated once, and kept frozen since every request
@@ -172,7 +192,7 @@ export async function createPrismEngine(contractPath: string): Promise<PrismEngi
         status: output.statusCode,
         headers: (output.headers ?? {}) as Record<string, string>,
         body: output.body,
-        diagnostics: validations as unknown as Diagnostic[],
+        diagnostics: validations,
       };
     },
   };

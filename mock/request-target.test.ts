@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestTarget } from './request-target.ts';
+import fc from 'fast-check';
+import { parsedRequestTarget, requestTarget } from './request-target.ts';
 import { startMockAndServer, type RunningTarget } from '../server/test-support/mock-and-server.ts';
 
 /** Sends `path` as written (fetch would resolve its dot segments first). */
@@ -18,6 +19,17 @@ function sendRaw(baseUrl: string, method: string, path: string, key?: string): P
 }
 
 describe('requestTarget', () => {
+  it('reads a plain target (split, not parsed) as the URL parser does', () => {
+    const unit = fc.constantFrom('a', 'Z', '0', '_', '-', '~', '!', '$', '&', "'", '(', '*', '+', ',', ';', '=', ':', '@', '%', '%2e', '%zz', '/', '//', '.', '..', '?', '#', ' ', '\\', 'é', '[');
+    fc.assert(fc.property(fc.string({ unit, maxLength: 12 }), (tail) => {
+      const raw = `/v1/${tail}`;
+      expect(requestTarget(raw)).toEqual(parsedRequestTarget(raw));
+    }), { numRuns: 3000, seed: 14 });
+    for (const raw of ['/', '//evil/x', '/v1/web/scrape?url=https%3A%2F%2Fexample.com%2Fblog%2Flaunch', '/v1/web/jobs?', '/v1/web/jobs?a=1?b', '/v1/web/jobs/%FF']) {
+      expect(requestTarget(raw)).toEqual(parsedRequestTarget(raw));
+    }
+  });
+
   it.each([
     ['/v1/web/monitors/..', '/v1/web/monitors/..', ''],
     ['/v1/web/jobs/.?limit=2', '/v1/web/jobs/.', '?limit=2'],

@@ -10,7 +10,22 @@ export interface RequestTarget {
 
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
+/**
+ * A target the URL parser gives back unchanged: a path of characters it keeps as they are, with no
+ * dot (so no dot segment) and no leading `//` (a host), and a query of such characters.
+ */
+const PLAIN_TARGET = /^\/(?!\/)[\w\-~!$&()*+,;=:@%/]*(?:\?[\w\-.~!$&()*+,;=:@%/?]*)?$/;
+
 export function requestTarget(raw: string): RequestTarget {
+  if (!PLAIN_TARGET.test(raw)) return parsedRequestTarget(raw);
+  // Most targets are plain: split, not parsed (a URL parse costs several microseconds a request).
+  const queryStart = raw.indexOf('?');
+  if (queryStart === -1) return { pathname: raw, search: '' };
+  return { pathname: raw.slice(0, queryStart), search: queryStart === raw.length - 1 ? '' : raw.slice(queryStart) };
+}
+
+/** Any target, through the URL parser, its dot segments kept. */
+export function parsedRequestTarget(raw: string): RequestTarget {
   const [rawPath = '/', ...rest] = raw.split('?');
   const segments = rawPath.split('/');
   const dotted = new Map<string, string>();

@@ -22,6 +22,7 @@ import { type DataOperationId, ProviderError } from '../server/providers/types.t
 import { BoundedMemo } from '../lib/bounded-memo.ts';
 import { conformData } from './conform-data.ts';
 import { deepFrozen } from '../lib/deep-frozen.ts';
+import { withKeptJson } from './kept-json.ts';
 import { makeBelievable } from './dynamic-data.ts';
 import type { Preferences } from './preferences.ts';
 
@@ -119,8 +120,9 @@ async function sandboxData(operationId: DataOperationId, query: URLSearchParams)
   const known = sandboxAnswers.get(key);
   if (known) return known;
   const answer = await fetchSandbox(operationId, withDefaults(operationId, query));
-  // A copy is frozen: the sandbox's own objects may be shared with its other answers.
-  const kept = answer instanceof ProviderError ? answer : deepFrozen(structuredClone(answer));
+  // A copy is frozen: the sandbox's own objects may be shared with its other answers. Its JSON is
+  // written once, for every answer that carries it.
+  const kept = answer instanceof ProviderError ? answer : withKeptJson(deepFrozen(structuredClone(answer)));
   sandboxAnswers.set(key, kept);
   return kept;
 }
@@ -128,15 +130,15 @@ async function sandboxData(operationId: DataOperationId, query: URLSearchParams)
 /** Prism's 200 `envelope` made to agree with the request (see the file's comment); `envelope` is left alone. */
 export async function shapeSuccess(request: ShapeRequest, envelope: EnvelopeBody): Promise<ShapedAnswer> {
   const { operation, preferences } = request;
-  const shaped: EnvelopeBody = { ...envelope, request_id: newRequestId() };
-  if (preferences.exampleKey !== undefined) return { ok: true, envelope: shaped };
-  shaped.credits_remaining = request.balance;
+  const requestId = newRequestId();
+  if (preferences.exampleKey !== undefined) return { ok: true, envelope: { ...envelope, request_id: requestId } };
 
   if (!preferences.dynamic && SANDBOX_OPERATIONS.includes(operation.operationId)) {
     const data = await sandboxData(operation.operationId as DataOperationId, request.query);
     if (data instanceof ProviderError) return { ok: false, code: data.code, message: data.message };
-    return { ok: true, envelope: { ...shaped, cached: false, data: data as Record<string, unknown> } };
+    return { ok: true, envelope: { ...envelope, request_id: requestId, credits_remaining: request.balance, cached: false, data: data as Record<string, unknown> } };
   }
+  const shaped: EnvelopeBody = { ...envelope, request_id: requestId, credits_remaining: request.balance };
 
   const params = pathParameters(operation.path, request.path);
   const unknown = unknownRecord(params);
