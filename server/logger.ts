@@ -4,12 +4,12 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 /**
  * Standard output written once per turn of the event loop: a server under load logs several requests
  * per turn, and each write to a pipe or a file is a system call (a fifth of a charged call's CPU when
- * made per line). Every line is written, in order, before the next turn, and what is pending when the
- * process exits (`process.exit`, an uncaught error) is written then; the mock's log does the same.
+ * made per line). The writes are asynchronous (pino's SonicBoom): a reader that stops draining the pipe
+ * makes the lines wait in memory, never the requests. Every line is written, in order; what is pending
+ * when the process exits (`process.exit`, an uncaught error) is written then, synchronously.
  */
 function stdoutOncePerTurn(): DestinationStream {
-  // pino's synchronous writer: a whole write even to a full pipe (process.stdout would leave the rest queued, lost at exit).
-  const stdout = pino.destination({ dest: 1, sync: true });
+  const stdout = pino.destination({ dest: 1, sync: false });
   let pending = '';
   const flush = () => {
     if (pending === '') return;
@@ -17,7 +17,10 @@ function stdoutOncePerTurn(): DestinationStream {
     pending = '';
     stdout.write(text);
   };
-  process.once('exit', flush);
+  process.once('exit', () => {
+    flush();
+    stdout.flushSync();
+  });
   return {
     write(line: string) {
       if (pending === '') setImmediate(flush);
