@@ -8,6 +8,7 @@
  * the rest.
  */
 import { enableCompileCache } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, refuseConfiguration } from './config-error.ts';
 import { readConfig } from './config.ts';
 
@@ -19,7 +20,8 @@ try {
   refuseConfiguration(error.message);
 }
 // The server's modules are loaded only for a configuration that is accepted: a refusal takes ~0.2 s, not ~0.8 s.
-// Node's compile cache (in the system's temporary folder) keeps their stripped and compiled code between starts.
-enableCompileCache();
+// Node's compile cache keeps their stripped and compiled code between starts, in the project's own
+// node_modules/.cache (not the shared temporary folder, where another account could plant code).
+enableCompileCache(fileURLToPath(new URL('../node_modules/.cache/node-compile-cache', import.meta.url)));
 const { serve } = await import('./serve.ts');
 await serve(config);

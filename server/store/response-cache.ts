@@ -12,12 +12,18 @@ export interface CachedData {
 /** The longest any entry may be used: `max_age`'s maximum, 7 days. */
 const LONGEST_USE_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Entries kept parsed in memory too, so a hit costs no database read and no JSON parse. */
+/**
+ * Entries kept parsed in memory too, so a hit costs no database read and no JSON parse: at most this
+ * many, and at most this much JSON text (an entry holds its data parsed and as text, about three
+ * times the text's size), the least recently used dropped first.
+ */
 const MEMORY_ENTRIES = 1000;
+const MEMORY_JSON_CHARACTERS = 16 * 1024 * 1024;
 
 export class ResponseCache {
   private readonly database: SqlDatabase;
   private readonly memory = new Map<string, CachedData>();
+  private memoryCharacters = 0;
 
   constructor(database: SqlDatabase) {
     this.database = database;
@@ -33,10 +39,23 @@ export class ResponseCache {
     return entry;
   }
 
+  /** The JSON text the entries kept in memory hold, in characters. */
+  get memoryJsonCharacters(): number {
+    return this.memoryCharacters;
+  }
+
   private remember(cacheKey: string, entry: CachedData): void {
-    this.memory.delete(cacheKey);
+    this.forget(cacheKey);
     this.memory.set(cacheKey, entry);
-    if (this.memory.size > MEMORY_ENTRIES) this.memory.delete(this.memory.keys().next().value!);
+    this.memoryCharacters += entry.json.length;
+    while (this.memory.size > MEMORY_ENTRIES || this.memoryCharacters > MEMORY_JSON_CHARACTERS) this.forget(this.memory.keys().next().value!);
+  }
+
+  private forget(cacheKey: string): void {
+    const entry = this.memory.get(cacheKey);
+    if (!entry) return;
+    this.memory.delete(cacheKey);
+    this.memoryCharacters -= entry.json.length;
   }
 
   /** Stores `data`, whose serialisation `json` is (`JSON.stringify(data)` unless the caller has it already). */
@@ -50,7 +69,7 @@ export class ResponseCache {
 
   /** Drops entries too old for any caller to use. */
   purgeExpired(nowMs: number): Promise<number> {
-    for (const [cacheKey, entry] of this.memory) if (entry.storedAtMs <= nowMs - LONGEST_USE_MS) this.memory.delete(cacheKey);
+    for (const [cacheKey, entry] of this.memory) if (entry.storedAtMs <= nowMs - LONGEST_USE_MS) this.forget(cacheKey);
     return this.database.run('DELETE FROM response_cache WHERE stored_at_ms <= ?', [nowMs - LONGEST_USE_MS]);
   }
 }
