@@ -5,7 +5,17 @@
  * it cannot decode is named in words, as the mock names it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operations } from '../../generated/operations.ts';
 import { startTestServer, type TestServer } from '../test-support/test-server.ts';
+import { compileEveryValidator } from './validator.ts';
+import { requestSchemas } from './request-schemas.ts';
+
+describe('the request validators of every operation', () => {
+  it('compile, parameters and each body media type, without waiting for a first call (a schema Ajv refuses would otherwise be a 500 there)', () => {
+    const expected = operations.reduce((count, operation) => count + 1 + requestSchemas(operation).bodies.length, 0);
+    expect(compileEveryValidator()).toBe(expected);
+  });
+});
 
 describe('formats of the contract', () => {
   let server: TestServer;

@@ -136,16 +136,34 @@ function bodyValidator(validators: OperationValidators, req: Request): ValidateF
   const choice = chooseMediaType(req.headers['content-type'], bodies.map((body) => body.mediaType), bodyOptional);
   if (choice.kind === 'unsupported') throw new ServiceError('unsupported_media_type', unsupportedMediaType(req.get('content-type') ?? ''));
   if (choice.kind === 'no-body') return undefined;
-  let validate = validators.bodies.get(choice.mediaType);
+  return compiledBodyValidator(validators, choice.mediaType);
+}
+
+function compiledBodyValidator(validators: OperationValidators, mediaType: string): ValidateFunction {
+  let validate = validators.bodies.get(mediaType);
   if (!validate) {
-    validate = bodyAjv.compile(bodies.find((body) => body.mediaType === choice.mediaType)!.schema);
-    validators.bodies.set(choice.mediaType, validate);
+    validate = bodyAjv.compile(validators.schemas.bodies.find((body) => body.mediaType === mediaType)!.schema);
+    validators.bodies.set(mediaType, validate);
   }
   return validate;
 }
 
-/** Built when the server's modules load, so that a contract the validator cannot take stops the start; compiled at first use. */
+/**
+ * Built when the server's modules load, so that a parameter shape the validator cannot take stops the
+ * start; compiled at first use (validator.test.ts compiles them all, so a schema Ajv refuses fails there).
+ */
 const validators = new Map<OperationId, OperationValidators>(operations.map((operation) => [operation.operationId, { schemas: requestSchemas(operation), bodies: new Map() }]));
+
+/** Compiles every operation's validators now, parameters and each body media type; how many. */
+export function compileEveryValidator(): number {
+  let compiled = 0;
+  for (const forOperation of validators.values()) {
+    parametersValidator(forOperation);
+    for (const body of forOperation.schemas.bodies) compiledBodyValidator(forOperation, body.mediaType);
+    compiled += 1 + forOperation.schemas.bodies.length;
+  }
+  return compiled;
+}
 
 export function contractValidator(): GatewayStep {
   return (req, res) => {
