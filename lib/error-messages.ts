@@ -100,6 +100,16 @@ export function bodyTooLarge(): string {
   return 'The request body is over 1 MiB.';
 }
 
+/** A body its `Content-Encoding` (gzip, deflate, br, zstd) does not decode. */
+export function undecodableBody(encoding: string, detail: string): string {
+  return `The request body is not what its Content-Encoding (${encoding}) says: ${detail.replace(/\.$/, '')}.`;
+}
+
+/** A body in a content encoding or a charset the service does not read (the parser's words: \`unsupported charset "LATIN1"\`). */
+export function unsupportedBodyEncoding(detail: string): string {
+  return `The request body's encoding is not supported: ${detail.replace(/\.$/, '')}.`;
+}
+
 export function invalidJsonBody(detail: string): string {
   return `The request body is not well-formed JSON: ${detail.replace(/\.$/, '')}.`;
 }

@@ -7,7 +7,7 @@ import { missingBodyMessage } from '../../lib/request-body.ts';
 import { callOf } from './call.ts';
 import { ServiceError } from './service-error.ts';
 import type { GatewayStep } from './steps.ts';
-import { bodyTooLarge, invalidJsonBody } from '../../lib/error-messages.ts';
+import { bodyTooLarge, invalidJsonBody, undecodableBody, unsupportedBodyEncoding } from '../../lib/error-messages.ts';
 
 /** A call that sends no body at all: no `Content-Length` (or `0`) and not chunked. */
 function requireBody(req: Request, res: Response): void {
@@ -27,13 +27,19 @@ const jsonParser = express.json({
   },
 });
 
-/** body-parser's errors in the contract's codes. */
-export function bodyError(error: { type?: string; message?: string }): unknown {
+/**
+ * body-parser's errors in the contract's codes. `contentEncoding`: the call's; a body it does not decode
+ * is a 400 of the decompressor's with no `type` (it was answered 500 internal_error).
+ */
+export function bodyError(error: { type?: string; message?: string; status?: number }, contentEncoding: string | undefined): unknown {
   if (error instanceof ServiceError) return error;
   if (error.type === 'entity.too.large') return new ServiceError('body_too_large', bodyTooLarge());
   if (error.type === 'entity.parse.failed') return new ServiceError('invalid_json_body', invalidJsonBody(error.message ?? 'it cannot be parsed'));
   if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
-    return new ServiceError('unsupported_media_type', `The request body's encoding is not supported: ${error.message}.`);
+    return new ServiceError('unsupported_media_type', unsupportedBodyEncoding(error.message ?? 'unknown'));
+  }
+  if (error.type === undefined && error.status === 400 && contentEncoding !== undefined) {
+    return new ServiceError('malformed_request', undecodableBody(contentEncoding, error.message ?? 'it cannot be decoded'));
   }
   return error;
 }
@@ -48,7 +54,7 @@ export function parseJsonBody(): GatewayStep {
     requireBody(req, res);
     if (!sendsBody(req)) return;
     return new Promise<void>((resolve, reject) => {
-      void jsonParser(req, res, (error?: unknown) => (error ? reject(bodyError(error as { type?: string })) : resolve()));
+      void jsonParser(req, res, (error?: unknown) => (error ? reject(bodyError(error as { type?: string }, req.headers['content-encoding'])) : resolve()));
     });
   };
 }
