@@ -74,7 +74,9 @@ describe('two instances on one PostgreSQL database', () => {
     const site = await slowSite(1_500);
     const live = await createKey(100, false);
     const sandbox = await createKey(100, true);
-    const [first, second] = await startTwo(SHORT_LEASE);
+    // Leases of 3 s (renewed every second, so during each 1.5 s answer): with 1 s leases, a machine busy enough
+    // to stall an instance for 0.7 s let the lease lapse mid-check and the other instance fetch the page again.
+    const [first, second] = await startTwo({ ...SHORT_LEASE, LEASE_MS: '3000' });
     const monitors = await Promise.all([0, 1, 2].map(async (index) => (await call(first!, '/web/monitors', live, { method: 'POST', body: { url: `${site.origin}/page-${index}` } })).body.data.monitor.id as string));
     await Promise.all([0, 1, 2].map((index) => call(second!, '/web/batch-scrape', sandbox, { method: 'POST', body: { urls: [`https://example.com/${index}`], webhook_url: `${site.origin}/hooks/${index}` } })));
 
