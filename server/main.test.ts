@@ -9,21 +9,8 @@ import { join } from 'node:path';
 import { Agent, fetch as fetchWith } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import searxngWeb from './providers/searxng/fixtures/web.json' with { type: 'json' };
-import { openStores } from './store/index.ts';
 import { json, startFakeUpstream } from './test-support/fake-upstream.ts';
-
-/**
- * A key issued on the database at `databaseUrl` through the key store, as `key:create` issues it
- * (cli/keys.test.ts runs that command): in this process, not a Node start-up per key.
- */
-async function createKey(databaseUrl: string, options: { credits: number; sandbox: boolean }): Promise<string> {
-  const stores = await openStores(databaseUrl);
-  try {
-    return (await stores.keys.create(options)).secret;
-  } finally {
-    await stores.database.close();
-  }
-}
+import { issueKey } from './test-support/issue-key.ts';
 
 function start(env: Record<string, string>) {
   const child = spawn(process.execPath, ['server/main.ts'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -59,7 +46,7 @@ describe('the server process', () => {
 
   it('lets an in-flight request finish on SIGTERM before it exits', async () => {
     const env = { DATABASE_URL: join(folder, 'inflight.sqlite') };
-    const key = await createKey(env.DATABASE_URL, { credits: 10, sandbox: true });
+    const key = await issueKey(env.DATABASE_URL, { credits: 10, sandbox: true });
     const server = start({ PORT: '0', LOG_LEVEL: 'debug', ...env });
     await expect.poll(server.output, { timeout: 15_000 }).toMatch(/listening on/);
     const baseUrl = /listening on (\S+)/.exec(server.output())![1]!;
@@ -82,7 +69,7 @@ describe('the server process', () => {
     const searxng = await startFakeUpstream(json(200, searxngWeb));
     try {
       const env = { DATABASE_URL: join(folder, 'searxng.sqlite'), SEARXNG_URL: searxng.baseUrl };
-      const key = await createKey(env.DATABASE_URL, { credits: 10, sandbox: false });
+      const key = await issueKey(env.DATABASE_URL, { credits: 10, sandbox: false });
       const server = start({ PORT: '0', LOG_LEVEL: 'info', ...env });
       await expect.poll(server.output, { timeout: 15_000 }).toMatch(/listening on/);
       const routesLines = server.output().split('\n').filter((line) => line.includes('"msg":"live keys:'));

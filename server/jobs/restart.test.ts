@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStores } from '../store/index.ts';
+import { issueKey } from '../test-support/issue-key.ts';
 
 const PAGES = 40;
 
@@ -53,10 +54,7 @@ describe('a crawl across a killed server', () => {
   }
 
   it('resumes after SIGKILL and completes with every page once', async () => {
-    // Issued through the key store, as key:create issues it (cli/keys.test.ts runs that command), in this process.
-    const issuing = await openStores(String(env.DATABASE_URL));
-    const key = (await issuing.keys.create({ credits: 1000 })).secret;
-    await issuing.database.close();
+    const key = await issueKey(String(env.DATABASE_URL), { credits: 1000 });
     const headers = { 'x-api-key': key, 'content-type': 'application/json' };
 
     const first = await startServer();
