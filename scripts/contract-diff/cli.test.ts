@@ -58,8 +58,9 @@ async function gate(repo: string, ...args: string[]): Promise<{ code: number; st
 }
 
 // Each case has a repository of its own (the template is only read) and waits on git and the gate's
-// process: they run side by side, each asserting with its own `expect`.
-describe.concurrent('npm run contract:diff', () => {
+// process: they run side by side, each asserting with its own `expect`. Side by side on a busy 2-core
+// machine a case took up to 13 s (4.8 s alone): a guard of 60 s, not vitest's 30 s.
+describe.concurrent('npm run contract:diff', { timeout: 60_000 }, () => {
   const repos: string[] = [];
   const repository = async () => {
     const repo = await contractRepository();
