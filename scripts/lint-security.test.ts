@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { copyContract, type ContractCopy, type ContractEdit } from '../contract-tests/document/contract-copy.ts';
 import { projectRoot } from './paths.ts';
 
@@ -28,7 +28,8 @@ describe("npm run lint's Spectral step", () => {
   const copies: ContractCopy[] = [];
   afterAll(() => Promise.all(copies.map((copy) => copy.remove())));
 
-  it.each(cases)('$name', async ({ edit, line }) => {
+  // Each case lints a copy of its own in processes of its own (Redocly, then Spectral): side by side.
+  it.concurrent.for(cases)('$name', { timeout: 60_000 }, async ({ edit, line }, { expect }) => {
     const copy = await copyContract([edit]);
     copies.push(copy);
     const result = await run(process.execPath, ['scripts/lint-security.ts', '--contract', copy.root], { cwd: projectRoot }).then(
@@ -39,5 +40,5 @@ describe("npm run lint's Spectral step", () => {
     expect(result.code).toBe(1);
     expect(result.stdout.trim().split('\n')).toEqual([`${copy.dir}/${line}`]);
     expect(result.stderr).toContain('1 finding; fix each in the contract, or waive it in .spectral.yaml with its reason');
-  }, 60_000);
+  });
 });

@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi, type TestContext } from 'vitest';
 import { openStores, type Stores } from './store/index.ts';
 import type { SqlValue } from './store/sql.ts';
 import { startServerProcess, type ServerProcess } from './test-support/server-process.ts';
@@ -45,38 +45,42 @@ interface JobRow {
 
 const TEST_TIMEOUT_MS = 90_000;
 
-describe('two instances on one PostgreSQL database', () => {
-  let env: Record<string, string>;
-  let stores: Stores;
-  const rows = <T>(sql: string, params: SqlValue[] = []) => stores.database.all<T>(sql, params);
-  const running: ServerProcess[] = [];
-  const startTwo = async (more: Record<string, string>): Promise<ServerProcess[]> => {
-    const instances = await Promise.all([0, 1].map(() => startServerProcess({ ...env, ALLOW_PRIVATE_NETWORK: 'true', ...more })));
-    running.push(...instances);
-    return instances;
+/** Leases of a second, renewed every third of it: the heartbeats run many times in each test. */
+const SHORT_LEASE = { LEASE_MS: '1000', JOB_TICK_MS: '50' };
+
+/**
+ * Two instances started with `more` on a database of the test's own (so tests that wait on leases,
+ * ticks and crawls can run side by side: no instance claims another test's work), with the
+ * database's stores for the test to read and issue keys through; killed and closed when the test ends.
+ */
+async function twoInstances({ onTestFinished }: TestContext, more: Record<string, string>) {
+  const databaseUrl = await newPostgresDatabase();
+  const stores: Stores = await openStores(databaseUrl);
+  const started = await Promise.allSettled([0, 1].map(() => startServerProcess({ DATABASE_URL: databaseUrl, ALLOW_PRIVATE_NETWORK: 'true', ...more })));
+  const instances = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  onTestFinished(async () => {
+    await Promise.all(instances.map((instance) => instance.kill()));
+    await stores.database.close();
+  });
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return {
+    instances,
+    rows: <T>(sql: string, params: SqlValue[] = []) => stores.database.all<T>(sql, params),
+    /** A key issued on the instances' database through the key store, as `key:create` issues it. */
+    createKey: async (credits: number, sandbox: boolean) => (await stores.keys.create({ credits, sandbox })).secret,
   };
-  /** A key issued on the instances' database through the key store, as `key:create` issues it. */
-  const createKey = async (credits: number, sandbox: boolean) => (await stores.keys.create({ credits, sandbox })).secret;
-  /** Leases of a second, renewed every third of it: the heartbeats run many times in each test. */
-  const SHORT_LEASE = { LEASE_MS: '1000', JOB_TICK_MS: '50' };
+}
 
-  beforeAll(async () => {
-    env = { DATABASE_URL: await newPostgresDatabase() };
-    stores = await openStores(env.DATABASE_URL!);
-  });
-  afterEach(async () => {
-    await Promise.all(running.splice(0).map((instance) => instance.kill()));
-  });
-  afterAll(() => stores.database.close());
-
-  it('each monitor check and each webhook delivery happens once, though both instances see them due', async () => {
+describe('two instances on one PostgreSQL database', () => {
+  it('each monitor check and each webhook delivery happens once, though both instances see them due', async (context) => {
     // Pages and receivers answer after 1.5 s, longer than a tick: without leases both instances would check and deliver each.
     const site = await slowSite(1_500);
-    const live = await createKey(100, false);
-    const sandbox = await createKey(100, true);
     // Leases of 3 s (renewed every second, so during each 1.5 s answer): with 1 s leases, a machine busy enough
     // to stall an instance for 0.7 s let the lease lapse mid-check and the other instance fetch the page again.
-    const [first, second] = await startTwo({ ...SHORT_LEASE, LEASE_MS: '3000' });
+    const { instances: [first, second], rows, createKey } = await twoInstances(context, { ...SHORT_LEASE, LEASE_MS: '3000' });
+    const live = await createKey(100, false);
+    const sandbox = await createKey(100, true);
     const monitors = await Promise.all([0, 1, 2].map(async (index) => (await call(first!, '/web/monitors', live, { method: 'POST', body: { url: `${site.origin}/page-${index}` } })).body.data.monitor.id as string));
     await Promise.all([0, 1, 2].map((index) => call(second!, '/web/batch-scrape', sandbox, { method: 'POST', body: { urls: [`https://example.com/${index}`], webhook_url: `${site.origin}/hooks/${index}` } })));
 
@@ -92,9 +96,10 @@ describe('two instances on one PostgreSQL database', () => {
     await new Promise((resolve) => site.server.close(resolve));
   }, TEST_TIMEOUT_MS);
 
-  it('a crawl whose instance is killed (SIGKILL) mid-crawl is finished by the other after its lease expires, every page stored and charged once', async () => {
+  // This test and the next wait on leases, ticks and crawls for most of their time, each on its own database: side by side.
+  it.concurrent('a crawl whose instance is killed (SIGKILL) mid-crawl is finished by the other after its lease expires, every page stored and charged once', async (context) => {
+    const { instances, rows, createKey } = await twoInstances(context, SHORT_LEASE);
     const key = await createKey(1000, true);
-    const instances = await startTwo(SHORT_LEASE);
     const submitted = await call(instances[0]!, '/web/crawl', key, { method: 'POST', body: { url: 'https://example.com/docs/', limit: 30 } });
     const jobId = submitted.body.data.job.id as string;
     const job = async () => (await rows<JobRow>('SELECT status, lease_owner FROM jobs WHERE id = ?', [jobId]))[0]!;
@@ -116,10 +121,10 @@ describe('two instances on one PostgreSQL database', () => {
     expect(charges).toEqual(stored.map((seq) => ({ job_page_seq: seq, amount: -1 })));
   }, TEST_TIMEOUT_MS);
 
-  it('an instance stopped with SIGTERM under load loses no request and charges none twice, and hands its crawl to the other at once', async () => {
-    const key = await createKey(1000, true);
+  it.concurrent('an instance stopped with SIGTERM under load loses no request and charges none twice, and hands its crawl to the other at once', async (context) => {
     // A lease far longer than the test: the crawl moves over because it is released, not because its lease expired.
-    const instances = await startTwo({ LEASE_MS: '600000', JOB_TICK_MS: '50' });
+    const { instances, rows, createKey } = await twoInstances(context, { LEASE_MS: '600000', JOB_TICK_MS: '50' });
+    const key = await createKey(1000, true);
     const jobId = (await call(instances[0]!, '/web/crawl', key, { method: 'POST', body: { url: 'https://example.com/guide/', limit: 30 } })).body.data.job.id as string;
     const job = async () => (await rows<JobRow>('SELECT status, lease_owner FROM jobs WHERE id = ?', [jobId]))[0]!;
     await vi.waitFor(async () => expect((await job()).lease_owner).not.toBeNull(), { timeout: 15_000, interval: 20 });

@@ -3,7 +3,7 @@
  * target before the suite, and stops them after it: nothing is left running.
  */
 import type { TestProject } from 'vitest/node';
-import { startPostgresCluster } from '../../server/test-support/postgres-cluster.ts';
+import { startPostgresCluster, type PostgresCluster } from '../../server/test-support/postgres-cluster.ts';
 import { selectedTargets, startTarget, type RunningTarget } from './targets.ts';
 
 declare module 'vitest' {
@@ -15,12 +15,20 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const postgres = await startPostgresCluster();
-  let running: RunningTarget[];
+  // The cluster (initdb, start, the migrated template) starts beside the targets that do not need
+  // it, rather than before all of them: every test file waits for global setup.
+  const starting = startPostgresCluster();
+  starting.catch(() => undefined); // Its failure is thrown below, once the targets have settled.
+  const targets = await Promise.allSettled(selectedTargets().map((name) => startTarget(name, { postgres: starting })));
+  const running = targets.flatMap((target) => (target.status === 'fulfilled' ? [target.value] : []));
+  let postgres: PostgresCluster;
   try {
-    running = await Promise.all(selectedTargets().map((name) => startTarget(name, { postgres })));
+    postgres = await starting;
+    const failed = targets.find((target): target is PromiseRejectedResult => target.status === 'rejected');
+    if (failed) throw failed.reason;
   } catch (error) {
-    await postgres.stop();
+    await Promise.allSettled(running.map((target) => target.stop()));
+    await starting.then((cluster) => cluster.stop(), () => undefined);
     throw error;
   }
   project.provide('targets', running.map(({ stop: _stop, ...target }) => target));

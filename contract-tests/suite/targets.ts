@@ -20,9 +20,9 @@ import { startFakeMeetup, startFakeModel, startFakeSearxng, startFakeTiktok, sta
 
 export type TargetName = 'mock' | 'server' | 'server-live' | 'server-upstreams' | 'server-postgres';
 
-/** What the suite's global setup started for the targets: the private PostgreSQL cluster. */
+/** What the suite's global setup starts for the targets: the private PostgreSQL cluster, which only the PostgreSQL target waits for. */
 export interface TargetContext {
-  postgres: PostgresCluster;
+  postgres: Promise<PostgresCluster>;
 }
 
 /**
@@ -132,7 +132,8 @@ async function issueKeys(databaseUrl: string, mode: KeyOptions, name: string): P
     const now = Date.now();
     const main = await stores.keys.create({ credits: 1_000_000, name, ...mode });
     const revoked = await stores.keys.create({ credits: 100, ...mode });
-    const expired = await stores.keys.create({ credits: 100, expiresAt: new Date(now + 1000).toISOString(), ...mode });
+    // Expired a second before it was issued (key:create only issues keys that expire later): the cases need not wait for it.
+    const expired = await stores.keys.create({ credits: 100, expiresAt: new Date(now - 1000).toISOString(), ...mode });
     const financeOnly = await stores.keys.create({ credits: 100, scopes: ['finance'], ...mode });
     const noCredits = await stores.keys.create({ credits: 0, ...mode });
     // One request per ten years: windows are fixed (aligned to the epoch), so a shorter one could
@@ -188,8 +189,6 @@ async function startServer(name: TargetName, mode: 'sandbox' | 'live' | 'upstrea
   const roles = await issueKeys(env.DATABASE_URL, { sandbox: mode === 'sandbox' }, `contract suite (${mode})`);
   const target = await startProcess(name, 'server/main.ts', roles.apiKey, env);
   await roles.spendRateLimited(target.baseUrl);
-  // The expiring key was issued for 1 s; the cases run once it has passed.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
   return {
     ...target,
     keys: roles.keys,
@@ -207,7 +206,7 @@ const starters: Record<TargetName, (context: TargetContext) => Promise<RunningTa
   server: () => startServer('server', 'sandbox'),
   'server-live': () => startServer('server-live', 'live'),
   'server-upstreams': () => startServer('server-upstreams', 'upstreams'),
-  'server-postgres': async ({ postgres }) => startServer('server-postgres', 'sandbox', await postgres.createDatabase('contract_suite')),
+  'server-postgres': async ({ postgres }) => startServer('server-postgres', 'sandbox', await (await postgres).createDatabase('contract_suite')),
 };
 
 /** The targets to run: `CONTRACT_TARGETS` (comma-separated) or all of them. */

@@ -44,7 +44,9 @@ function failedChecks(report: RespectReport): string[] {
   return failed;
 }
 
-describe('npm run workflows', () => {
+// Each case runs Respect in a process of its own against a server of its own (its own database):
+// side by side, each asserting with its own `expect`.
+describe.concurrent('npm run workflows', () => {
   const targets = [
     {
       target: 'server' as const,
@@ -59,7 +61,7 @@ describe('npm run workflows', () => {
     { target: 'mock' as const, ran: { 'search-then-scrape.arazzo.yaml': ['searchThenScrape'] } },
   ];
 
-  it.each(targets)('every workflow for the $target passes there, and only those run', async ({ target, ran }) => {
+  it.for(targets)('every workflow for the $target passes there, and only those run', { timeout: WORKFLOW_TIMEOUT_MS }, async ({ target, ran }, { expect }) => {
     let output = '';
     const { exitCode, report } = await runWorkflows({ target, write: (text) => void (output += text) });
 
@@ -68,7 +70,7 @@ describe('npm run workflows', () => {
     expect(report!.status).toBe('success');
     expect(executedWorkflows(report!)).toEqual(ran);
     expect(output).not.toMatch(/wsdq_test_/);
-  }, WORKFLOW_TIMEOUT_MS);
+  });
 
   const brokenPromises = [
     {
@@ -88,7 +90,7 @@ describe('npm run workflows', () => {
     },
   ];
 
-  it.each(brokenPromises)('$name', async ({ file, start, failed }) => {
+  it.for(brokenPromises)('$name', { timeout: WORKFLOW_TIMEOUT_MS }, async ({ file, start, failed }, { expect }) => {
     const server = await startSandboxServer();
     const broken = await start(server.baseUrl);
     try {
@@ -105,7 +107,7 @@ describe('npm run workflows', () => {
       await broken.close();
       await server.close();
     }
-  }, WORKFLOW_TIMEOUT_MS);
+  });
 
   const usageCases = [
     { name: 'no --target prints the usage, exit 2', args: [], env: {}, says: /^--target must be mock or server, got nothing\nusage: npm run workflows/ },
@@ -118,7 +120,7 @@ describe('npm run workflows', () => {
     { name: 'a --url that is not a base URL ending in /v1 says so, exit 2', args: ['--target', 'mock', '--url', 'http://127.0.0.1:9'], env: {}, says: /^--url must be the target's base URL ending in \/v1/ },
   ];
 
-  it.each(usageCases)('$name', async ({ args, env, says }) => {
+  it.for(usageCases)('$name', async ({ args, env, says }, { expect }) => {
     const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('WORKFLOWS_')));
     const result = await run(process.execPath, [join(projectRoot, 'scripts', 'workflows', 'main.ts'), ...args], { cwd: projectRoot, env: { ...cleanEnv, ...env } }).then(
       () => ({ code: 0, stderr: '' }),

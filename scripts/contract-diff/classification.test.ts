@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { copyContract, type ContractEdit } from '../../contract-tests/document/contract-copy.ts';
 import { bundleContractInProcess } from '../contract-bundle.ts';
 import { projectRoot } from '../paths.ts';
@@ -259,7 +259,8 @@ describe('the classification of real edits of the contract', () => {
     }
   }
 
-  it.each(cases.map((testCase, index) => ({ ...testCase, index })))('$name', async ({ base, head, reports, index }) => {
+  // Each case bundles copies of its own; the copies' file reads and writes overlap.
+  it.concurrent.for(cases.map((testCase, index) => ({ ...testCase, index })))('$name', async ({ base, head, reports, index }, { expect }) => {
     const [baseBundle, headBundle] = await Promise.all([bundleOf(base, `base-${index}`), bundleOf(head, `head-${index}`)]);
     const reported = contractChanges(baseBundle, headBundle).map(
       (change) =>

@@ -8,7 +8,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { projectRoot } from '../paths.ts';
 
 const run = promisify(execFile);
@@ -57,7 +57,10 @@ async function gate(repo: string, ...args: string[]): Promise<{ code: number; st
   );
 }
 
-describe('npm run contract:diff', () => {
+// Each case has a repository of its own (the template is only read) and waits on git and the gate's
+// process: they run side by side, each asserting with its own `expect`. Side by side on a busy 2-core
+// machine a case took up to 13 s (4.8 s alone): a guard of 60 s, not vitest's 30 s.
+describe.concurrent('npm run contract:diff', { timeout: 60_000 }, () => {
   const repos: string[] = [];
   const repository = async () => {
     const repo = await contractRepository();
@@ -70,13 +73,13 @@ describe('npm run contract:diff', () => {
   });
   afterAll(() => Promise.all(repos.map((repo) => rm(repo, { recursive: true, force: true }))));
 
-  it('an unchanged contract on main is compared with the previous commit and passes, exit 0', async () => {
+  it('an unchanged contract on main is compared with the previous commit and passes, exit 0', async ({ expect }) => {
     const result = await gate(template);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Contract changes since the previous commit \(HEAD~1\) \([0-9a-f]{12}\):\nNo change to the contract\.\n$/);
   });
 
-  it('a removed parameter in the working tree fails the gate, exit 1, with its operation, verdict and allow-file key', async () => {
+  it('a removed parameter in the working tree fails the gate, exit 1, with its operation, verdict and allow-file key', async ({ expect }) => {
     const repo = await repository();
     await edit(repo, scrape, mobileParameter, '');
     const result = await gate(repo);
@@ -85,7 +88,7 @@ describe('npm run contract:diff', () => {
     expect(result.stdout).toContain('1 breaking change not allowed: within /v1 only additive changes pass.');
   });
 
-  it('the same removal listed in the allow file with a reason passes, exit 0, printing the reason', async () => {
+  it('the same removal listed in the allow file with a reason passes, exit 0, printing the reason', async ({ expect }) => {
     const repo = await repository();
     await edit(repo, scrape, mobileParameter, '');
     await writeFile(join(repo, 'openapi', 'breaking-changes-allowed.yaml'), allowMobileRemoval);
@@ -97,7 +100,7 @@ describe('npm run contract:diff', () => {
     expect(result.stdout).toContain('No unallowed breaking change (0 additive, 1 allowed, 0 withdrawn).');
   });
 
-  it('an allow-file entry that matches no change is reported as stale, exit 0', async () => {
+  it('an allow-file entry that matches no change is reported as stale, exit 0', async ({ expect }) => {
     const repo = await repository();
     await writeFile(join(repo, 'openapi', 'breaking-changes-allowed.yaml'), allowMobileRemoval);
     await edit(repo, scrape, '    - name: mobile\n', '    - name: region\n      in: query\n      required: false\n      description: A region.\n      schema:\n        type: string\n        maxLength: 2\n    - name: mobile\n');
@@ -107,7 +110,7 @@ describe('npm run contract:diff', () => {
     expect(result.stdout).toContain('  stale: scrapeWebPage parameter-removed at query.mobile matches no breaking change; remove it from');
   });
 
-  it('on a branch, the base is the merge base with main, whatever main did since', async () => {
+  it('on a branch, the base is the merge base with main, whatever main did since', async ({ expect }) => {
     const repo = await repository();
     await git(repo, 'checkout', '-q', '-b', 'feature');
     await edit(repo, scrape, mobileParameter, '');
@@ -122,7 +125,7 @@ describe('npm run contract:diff', () => {
     expect(result.stdout).toMatch(new RegExp(`^Contract changes since the merge base with main \\(${mergeBase.slice(0, 12)}\\):`));
   });
 
-  it('removing an operation the base deprecated passes once its x-sunset date has come, printing the date, exit 0', async () => {
+  it('removing an operation the base deprecated passes once its x-sunset date has come, printing the date, exit 0', async ({ expect }) => {
     const repo = await repository();
     await edit(repo, monitor, 'delete:\n  operationId: deleteMonitor\n', "delete:\n  operationId: deleteMonitor\n  deprecated: true\n  x-sunset: '2000-01-01'\n");
     await commitAll(repo, 'Deprecate deleteMonitor');
@@ -134,7 +137,7 @@ describe('npm run contract:diff', () => {
     expect(result.stdout).toContain('DELETE /web/monitors/{monitor_id} (deleteMonitor)\n  withdrawn  operation removed: deprecated in the base, Sunset 2000-01-01 has come');
   });
 
-  it('removing it before the x-sunset date the base promised fails, naming the date, exit 1', async () => {
+  it('removing it before the x-sunset date the base promised fails, naming the date, exit 1', async ({ expect }) => {
     const repo = await repository();
     await edit(repo, monitor, 'delete:\n  operationId: deleteMonitor\n', "delete:\n  operationId: deleteMonitor\n  deprecated: true\n  x-sunset: '2999-01-01'\n");
     await commitAll(repo, 'Deprecate deleteMonitor');
@@ -152,13 +155,13 @@ describe('npm run contract:diff', () => {
     { name: 'an unknown option', args: ['--against', 'main'], says: /Unknown option '--against'[\s\S]*usage: npm run contract:diff/ },
   ];
 
-  it.each(usageCases)('$name is a usage error with a clear message, exit 2', async ({ args, says }) => {
+  it.for(usageCases)('$name is a usage error with a clear message, exit 2', async ({ args, says }, { expect }) => {
     const result = await gate(template, ...args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(says);
   });
 
-  it('a shallow clone without the base commit says to fetch the history, exit 2, never a silent pass', async () => {
+  it('a shallow clone without the base commit says to fetch the history, exit 2, never a silent pass', async ({ expect }) => {
     const shallow = await mkdtemp(join(tmpdir(), 'contract-diff-shallow-'));
     repos.push(shallow);
     await run('git', ['clone', '-q', '--depth', '1', `file://${template}`, shallow], { env: gitEnv });

@@ -55,7 +55,9 @@ describe('key commands', () => {
     expect((await keys('list')).stdout).toMatch(new RegExp(`${prefix}….*revoked`));
   });
 
-  it.each([
+  // From here on each case is a process of its own that writes nothing the others read (usage, help,
+  // refusals): they run side by side, each asserting with its own `expect`.
+  it.concurrent.for([
     { args: ['create'], message: '--credits is required (an integer, 0 or more)', usage: 'Usage: npm run key:create -- --credits N [options]' },
     { args: ['create', '--credits', ''], message: '--credits is required (an integer, 0 or more)', usage: 'Usage: npm run key:create -- --credits N [options]' },
     { args: ['create', '--credits', 'ten'], message: '--credits must be an integer, 0 or more, got "ten"', usage: 'Usage: npm run key:create -- --credits N [options]' },
@@ -69,7 +71,7 @@ describe('key commands', () => {
     { args: ['credit', 'key_nope', '--credits', '0'], message: '--credits must be an integer, 1 or more, got "0"', usage: 'Usage: npm run key:credit -- KEY --credits N' },
     { args: ['fly'], message: 'unknown command "fly"', usage: 'npm run key:create  issues a key' },
     { args: [], message: 'name a command', usage: 'npm run key:create  issues a key' },
-  ])('a usage error ($args) prints the message, then the usage, exit 2', async ({ args, message, usage }) => {
+  ])('a usage error ($args) prints the message, then the usage, exit 2', async ({ args, message, usage }, { expect }) => {
     const failure = await keys(...args).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 2 });
     const stderr = (failure as { stderr: string }).stderr;
@@ -78,17 +80,17 @@ describe('key commands', () => {
     expect(stderr).not.toContain('got ""');
   });
 
-  it('an unknown key is refused with its name and exit 2, without the usage', async () => {
+  it.concurrent('an unknown key is refused with its name and exit 2, without the usage', async ({ expect }) => {
     const failure = await keys('credit', 'key_nope', '--credits', '1').catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 2, stderr: 'error: no key key_nope (key:list shows the keys)\n' });
   });
 
-  it.each([
+  it.concurrent.for([
     { command: 'create', usage: 'Usage: npm run key:create -- --credits N [options]', option: '--credits N', example: 'npm run key:create -- --credits 1000 --sandbox' },
     { command: 'list', usage: 'Usage: npm run key:list', option: '-h, --help', example: 'npm run key:list' },
     { command: 'revoke', usage: 'Usage: npm run key:revoke -- KEY', option: 'KEY', example: 'npm run key:revoke -- key_' },
     { command: 'credit', usage: 'Usage: npm run key:credit -- KEY --credits N', option: '--credits N', example: 'npm run key:credit -- wsdq_live_' },
-  ])('key:$command --help prints its usage, options with their meaning and an example, exit 0 (it said Unknown option)', async ({ command, usage, option, example }) => {
+  ])('key:$command --help prints its usage, options with their meaning and an example, exit 0 (it said Unknown option)', async ({ command, usage, option, example }, { expect }) => {
     for (const flag of ['--help', '-h']) {
       const { stdout, stderr } = await keys(command, flag);
       expect(stderr).toBe('');
@@ -99,26 +101,26 @@ describe('key commands', () => {
     }
   });
 
-  it('--help of no command lists the commands, exit 0', async () => {
+  it.concurrent('--help of no command lists the commands, exit 0', async ({ expect }) => {
     const { stdout } = await keys('--help');
     expect(stdout).toContain('npm run key:create  issues a key');
     expect(stdout).toContain('npm run key:credit  adds credits to a key');
   });
 
-  it('--help needs no database: it creates none', async () => {
+  it.concurrent('--help needs no database: it creates none', async ({ expect }) => {
     const nowhere = join(folder, 'never', 'created.sqlite');
     await run(process.execPath, ['server/cli/keys.ts', 'create', '--help'], { env: { ...env, DATABASE_URL: nowhere } });
     await expect(readFile(nowhere)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it.each([
+  it.concurrent.for([
     { name: 'a URL of another database', url: 'mysql://user:secret@db/keys', stderr: 'Configuration error: DATABASE_URL must be a SQLite file path, :memory:, or a postgres:// or postgresql:// URL, got a mysql: URL\n' },
     {
       name: 'a PostgreSQL URL that cannot be reached (its password masked)',
       url: 'postgres://user:secret@/keys?host=/nowhere-a-socket',
       stderr: 'Configuration error: DATABASE_URL: cannot open the database postgres://user:***@/keys?host=/nowhere-a-socket: connect ENOENT /nowhere-a-socket/.s.PGSQL.5432\n',
     },
-  ])('a bad DATABASE_URL, $name, is refused as a configuration error naming it, exit 2', async ({ url, stderr }) => {
+  ])('a bad DATABASE_URL, $name, is refused as a configuration error naming it, exit 2', async ({ url, stderr }, { expect }) => {
     const failure = await run(process.execPath, ['server/cli/keys.ts', 'list'], { env: { ...env, DATABASE_URL: url } }).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 2, stderr });
   });

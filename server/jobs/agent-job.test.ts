@@ -2,7 +2,7 @@
  * Agent jobs on the job runner with scripted agents (no model): what the runner does with a move
  * it cannot take, and sandbox agent jobs, which step through the same code as live ones.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { agentFailedUnexpectedly, agentOverBudget } from '../../lib/error-messages.ts';
 import { sandboxProvider } from '../providers/sandbox/index.ts';
 import { sandboxAgentAnswer, sandboxAgentPlan } from '../providers/sandbox/web.ts';
@@ -62,6 +62,8 @@ describe('sandbox agent jobs', () => {
     // The old runner's process is gone: its lease on the job expires, and the new runner takes the job over.
     server.clock.advance(DEFAULT_LEASE_MS);
     const restarted = new JobRunner(server.stores, server.clock, server.providers);
+    // It holds the completed job until a next tick would release it: stopped, it renews nothing once the database is closed.
+    onTestFinished(() => restarted.stop());
     for (let tick = 0; tick < pages; tick++) await restarted.tick();
     const done = (await server.call(`/web/jobs/${job.id}`, { key: secret })).body.data.job;
     expect((await server.stores.jobs.progress<AgentProgress>(job.id))!.reads.map((read) => read.url)).toEqual(sandboxAgentPlan(request.url, model));

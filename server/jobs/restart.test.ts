@@ -1,5 +1,5 @@
 /** A crawl running when the server process is killed resumes when it starts again: no page lost, none charged twice. */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStores } from '../store/index.ts';
+import { issueKey } from '../test-support/issue-key.ts';
 
 const PAGES = 40;
 
@@ -53,8 +54,7 @@ describe('a crawl across a killed server', () => {
   }
 
   it('resumes after SIGKILL and completes with every page once', async () => {
-    const created = spawnSync(process.execPath, ['server/cli/keys.ts', 'create', '--credits', '1000'], { env, encoding: 'utf8' });
-    const key = created.stdout.trim().split('\n').at(-1)!;
+    const key = await issueKey(String(env.DATABASE_URL), { credits: 1000 });
     const headers = { 'x-api-key': key, 'content-type': 'application/json' };
 
     const first = await startServer();

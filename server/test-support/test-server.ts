@@ -68,7 +68,7 @@ export interface TestServer {
   baseUrl: string;
   stores: Stores;
   clock: ManualClock;
-  /** The job runner on the test server's providers, ticked by hand. */
+  /** The job runner on the test server's providers, ticked by hand; `close()` stops it (releasing its leases) before closing the database. */
   runner: JobRunner;
   providers: ProviderRegistry;
   /** The guarded agent and the conversion pool this server's providers share (as main.ts builds them), closed by `close()`. */
@@ -112,11 +112,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const listening = createHttpServer(app, { publicBaseUrl: options.publicBaseUrl ?? null }).listen(0, '127.0.0.1', () => resolve(listening));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const runner = new JobRunner(stores, clock, providers, metrics);
   return {
     baseUrl,
     stores,
     clock,
-    runner: new JobRunner(stores, clock, providers, metrics),
+    runner,
     providers,
     agent,
     pool,
@@ -138,6 +139,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await inFlight.settled();
+      // As serve.ts stops it: a job the runner still holds keeps its lease renewed every third of
+      // the lease time, and a renewal on a closed database failed later, in another test file.
+      await runner.stop();
       await stores.database.close();
       await providers.close();
       await pool.close();

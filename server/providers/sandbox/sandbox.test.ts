@@ -41,7 +41,9 @@ async function errorCode(run: () => unknown): Promise<string | undefined> {
   return undefined;
 }
 
-describe.each(operations)('sandbox %s', (operationId) => {
+// Concurrent: a scrape's `wait_for` is waited for real (2 s in one case, twice per test), and every
+// case is a pure function of its request, so the waits overlap instead of adding up.
+describe.concurrent.each(operations)('sandbox %s', (operationId) => {
   const queries = queriesByOperation[operationId];
 
   it('has at least 20 requests to run', () => {
@@ -73,7 +75,7 @@ describe('sandbox consistency', () => {
 });
 
 describe('sandbox scrape', () => {
-  it.each(queriesByOperation.scrapeWebPage)('carries exactly the formats asked for: %j', async (query) => {
+  it.concurrent.each(queriesByOperation.scrapeWebPage)('carries exactly the formats asked for: %j', async (query) => {
     const document = await fetchData('scrapeWebPage', query);
     const asked = String(query.formats ?? 'markdown,metadata').split(',');
     expect(Object.keys(document).sort()).toEqual(['url', ...asked].sort());
