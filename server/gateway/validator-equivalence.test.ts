@@ -71,7 +71,8 @@ function send(port: number, sent: Sent): Promise<unknown> {
       let text = '';
       answer.setEncoding('utf8');
       answer.on('data', (chunk: string) => (text += chunk));
-      answer.on('end', () => resolve({ status: answer.statusCode, body: text.startsWith('{') ? JSON.parse(text) : text }));
+      // The text as sent, so that the order of keys in the typed query and body (the idempotency fingerprint reads it) is compared too.
+      answer.on('end', () => resolve({ status: answer.statusCode, body: text }));
     });
     // Node itself refuses some (a request line over its header limit): the same for both.
     outgoing.on('error', (error: NodeJS.ErrnoException) => resolve({ refusedByNode: error.code }));
