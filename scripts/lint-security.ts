@@ -4,7 +4,8 @@
  * bundle, not openapi/ itself: the contract's descriptions are Markdown files (`$ref: ./x.md`),
  * which Redocly inlines and Spectral would parse as YAML. The bundle is written below `build/`,
  * inside the ruleset's folder, because Spectral matches its per-path waivers (`overrides`) by a
- * path relative to the ruleset.
+ * path relative to the ruleset. `lintSecurity` is the whole lint of one contract, so tests run it
+ * in-process; run as a script, this file parses the command line (runEntryPoint) and prints its answer.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -83,14 +84,27 @@ export async function securityFindings(contract: string): Promise<SecurityFindin
   }
 }
 
-await runEntryPoint(
-  { usage: 'npm run lint (Redocly, then this: node scripts/lint-security.ts [--contract openapi/openapi.yaml])', writesOutput: false },
-  async ({ contract }) => {
-    const findings = await securityFindings(contract);
-    for (const finding of findings) console.log(formatFinding(contract, finding));
-    if (findings.length > 0) {
-      throw new ToolchainError(`Spectral (OWASP API Security, .spectral.yaml): ${findings.length} finding${findings.length === 1 ? '' : 's'}; fix each in the contract, or waive it in .spectral.yaml with its reason`);
-    }
-    console.log('Spectral (OWASP API Security, .spectral.yaml): no findings');
-  },
-);
+/**
+ * The Spectral lint of the contract at `contract`: a line per finding on stdout, then exit 1 with the
+ * count on stderr, or exit 0 with "no findings". A contract that cannot be bundled throws a ToolchainError.
+ */
+export async function lintSecurity(contract: string): Promise<{ exitCode: 0 | 1; stdout: string; stderr: string }> {
+  const findings = await securityFindings(contract);
+  const lines = findings.map((finding) => `${formatFinding(contract, finding)}\n`).join('');
+  const ruleset = 'Spectral (OWASP API Security, .spectral.yaml)';
+  if (findings.length === 0) return { exitCode: 0, stdout: `${ruleset}: no findings\n`, stderr: '' };
+  const count = `${findings.length} finding${findings.length === 1 ? '' : 's'}`;
+  return { exitCode: 1, stdout: lines, stderr: `${ruleset}: ${count}; fix each in the contract, or waive it in .spectral.yaml with its reason\n` };
+}
+
+if (import.meta.main) {
+  await runEntryPoint(
+    { usage: 'npm run lint (Redocly, then this: node scripts/lint-security.ts [--contract openapi/openapi.yaml])', writesOutput: false },
+    async ({ contract }) => {
+      const { exitCode, stdout, stderr } = await lintSecurity(contract);
+      process.stdout.write(stdout);
+      process.stderr.write(stderr);
+      if (exitCode !== 0) process.exitCode = exitCode;
+    },
+  );
+}

@@ -1,7 +1,8 @@
 /**
  * `npm run contract:diff` end to end, in a throwaway git repository holding a copy of the contract:
  * the base it picks, its changelog, its exit codes (0 pass, 1 unallowed breaking change, 2 usage),
- * the allow file and the Sunset rule.
+ * the allow file and the Sunset rule. The gate's verdicts run in-process (contractDiff); the usage
+ * errors run as `node scripts/contract-diff.ts`, which parses the options and prints a UsageError.
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { contractDiff } from '../contract-diff.ts';
 import { projectRoot } from '../paths.ts';
 
 const run = promisify(execFile);
@@ -49,16 +51,25 @@ async function contractRepository(): Promise<string> {
   return repo;
 }
 
-async function gate(repo: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const command = [join(projectRoot, 'scripts', 'contract-diff.ts'), '--contract', join(repo, 'openapi', 'openapi.yaml'), ...args];
+const contractOf = (repo: string) => join(repo, 'openapi', 'openapi.yaml');
+
+/** The gate on the contract of `repo` against its default base, in-process. */
+async function gate(repo: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { exitCode, stdout, stderr } = await contractDiff({ contract: contractOf(repo), base: undefined, today: new Date() });
+  return { code: exitCode, stdout, stderr };
+}
+
+/** The gate as its own process, with `args` on its command line, as `npm run contract:diff` runs it. */
+async function gateProcess(repo: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const command = [join(projectRoot, 'scripts', 'contract-diff.ts'), '--contract', contractOf(repo), ...args];
   return run(process.execPath, command, { cwd: projectRoot }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => error,
   );
 }
 
-// Each case has a repository of its own (the template is only read) and waits on git and the gate's
-// process: they run side by side, each asserting with its own `expect`. Side by side on a busy 2-core
+// Each case has a repository of its own (the template is only read) and waits on git and the gate
+// (or its process): they run side by side, each asserting with its own `expect`. Side by side on a busy 2-core
 // machine a case took up to 13 s (4.8 s alone): a guard of 60 s, not vitest's 30 s.
 describe.concurrent('npm run contract:diff', { timeout: 60_000 }, () => {
   const repos: string[] = [];
@@ -156,7 +167,7 @@ describe.concurrent('npm run contract:diff', { timeout: 60_000 }, () => {
   ];
 
   it.for(usageCases)('$name is a usage error with a clear message, exit 2', async ({ args, says }, { expect }) => {
-    const result = await gate(template, ...args);
+    const result = await gateProcess(template, ...args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(says);
   });
@@ -165,7 +176,7 @@ describe.concurrent('npm run contract:diff', { timeout: 60_000 }, () => {
     const shallow = await mkdtemp(join(tmpdir(), 'contract-diff-shallow-'));
     repos.push(shallow);
     await run('git', ['clone', '-q', '--depth', '1', `file://${template}`, shallow], { env: gitEnv });
-    const result = await gate(shallow);
+    const result = await gateProcess(shallow);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       'No base commit to compare the contract with: HEAD has no parent in this clone. This clone is shallow: fetch its history (`git fetch --unshallow`) and run the gate again.\n',

@@ -2,7 +2,8 @@
  * Key commands, on the same database as the server (DATABASE_URL): `npm run key:create`,
  * `key:list`, `key:revoke`, `key:credit`. Each prints its usage, options and an example on
  * `--help` (exit 0) and after a usage error (exit 2). `key:create` prints the new key alone on its
- * last line; it is shown once and stored only hashed.
+ * last line; it is shown once and stored only hashed. `runKeyCommand` is the whole command, so tests
+ * run it in-process; run as a script, this file prints its answer and exits with its code.
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, databaseUrl, parseRateLimit } from '../config.ts';
@@ -18,7 +19,15 @@ class CommandError extends Error {}
 
 type Values = Record<string, string | boolean | undefined>;
 interface Command extends CommandSpec {
-  run(stores: Stores, values: Values, positionals: string[]): Promise<void>;
+  /** Carries out the command; each line it prints goes to `print`. */
+  run(stores: Stores, values: Values, positionals: string[], print: (line: string) => void): Promise<void>;
+}
+
+/** How a key command ended: its exit code and what it printed on each stream. */
+export interface CommandResult {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
 }
 
 /** An integer of at least `min` from `--flag`, which is required. */
@@ -61,7 +70,7 @@ const commands: Record<string, Command> = {
       'rate-limit': { type: 'string', value: 'REQUESTS/SECONDS', help: 'the key\'s own rate limit, such as 120/60 (default: the server\'s RATE_LIMIT)' },
     },
     examples: ['npm run key:create -- --credits 1000 --sandbox', 'npm run key:create -- --credits 500 --scopes web,finance --expires-in 86400 --name "frontend team"'],
-    async run(stores, values) {
+    async run(stores, values, _positionals, print) {
       const credits = integerOption(values, 'credits', 0);
       const now = new Date();
       const expiresAt = values['expires-in'] === undefined ? null : new Date(now.getTime() + integerOption(values, 'expires-in', 1) * 1000).toISOString();
@@ -79,10 +88,10 @@ const commands: Record<string, Command> = {
         name: (values.name as string | undefined) ?? null,
         rateLimit,
       }, now);
-      console.log(`Created ${key.sandbox ? 'sandbox' : 'live'} key ${key.id} with ${key.balance} credits, scopes ${key.scopes.join(',')}${key.expiresAt ? `, expiring ${key.expiresAt}` : ''}.`);
-      console.log(`Webhook signing secret (Standard Webhooks): ${key.webhookSecret}`);
-      console.log('The key is shown once and stored only as a hash. Key:');
-      console.log(secret);
+      print(`Created ${key.sandbox ? 'sandbox' : 'live'} key ${key.id} with ${key.balance} credits, scopes ${key.scopes.join(',')}${key.expiresAt ? `, expiring ${key.expiresAt}` : ''}.`);
+      print(`Webhook signing secret (Standard Webhooks): ${key.webhookSecret}`);
+      print('The key is shown once and stored only as a hash. Key:');
+      print(secret);
     },
   },
   list: {
@@ -91,14 +100,14 @@ const commands: Record<string, Command> = {
     summary: 'Lists every key: id, prefix, mode, balance, scopes, state and name (never the key itself).',
     options: {},
     examples: ['npm run key:list'],
-    async run(stores) {
+    async run(stores, _values, _positionals, print) {
       const rows = (await stores.keys.list()).map((key) => [
         key.id, `${key.keyPrefix}…`, key.sandbox ? 'sandbox' : 'live', String(key.balance), key.scopes.join(','),
         key.revokedAt ? `revoked ${key.revokedAt}` : key.expiresAt ? `expires ${key.expiresAt}` : 'active', key.name ?? '',
       ]);
       const header = ['id', 'prefix', 'mode', 'balance', 'scopes', 'state', 'name'];
       const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-      for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+      for (const row of [header, ...rows]) print(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
     },
   },
   revoke: {
@@ -108,9 +117,9 @@ const commands: Record<string, Command> = {
     argument: KEY_ARGUMENT,
     options: {},
     examples: ['npm run key:revoke -- key_01JD3F4Q8ZP6M2W5X7Y9A0B1C2', 'npm run key:revoke -- wsdq_live_Ab3D'],
-    async run(stores, _values, [text]) {
+    async run(stores, _values, [text], print) {
       const key = await keyArgument(stores, text);
-      console.log((await stores.keys.revoke(key.id)) ? `Revoked ${key.id}.` : `${key.id} was already revoked.`);
+      print((await stores.keys.revoke(key.id)) ? `Revoked ${key.id}.` : `${key.id} was already revoked.`);
     },
   },
   credit: {
@@ -120,10 +129,10 @@ const commands: Record<string, Command> = {
     argument: KEY_ARGUMENT,
     options: { credits: { type: 'string', value: 'N', help: 'credits to add, an integer, 1 or more (required)', required: true } },
     examples: ['npm run key:credit -- wsdq_live_Ab3D --credits 500'],
-    async run(stores, values, [text]) {
+    async run(stores, values, [text], print) {
       const amount = integerOption(values, 'credits', 1);
       const key = await keyArgument(stores, text);
-      console.log(`Added ${amount} credits to ${key.id}; balance ${await stores.ledger.topUp(key.id, amount)}.`);
+      print(`Added ${amount} credits to ${key.id}; balance ${await stores.ledger.topUp(key.id, amount)}.`);
     },
   },
 };
@@ -151,19 +160,30 @@ function parse(command: Command, args: string[]): { values: Values; positionals:
   return { values, positionals: parsed.positionals, help: false };
 }
 
-async function main(argv: string[]): Promise<number> {
+/**
+ * Runs the key command `argv` names (`['create', '--credits', '5']`) on the database of `env`'s
+ * DATABASE_URL, and answers what it printed and its exit code. An unexpected error is thrown.
+ */
+export async function runKeyCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  let stdout = '';
+  let stderr = '';
+  const exitCode = await keyCommand(argv, env, (line) => (stdout += `${line}\n`), (line) => (stderr += `${line}\n`));
+  return { exitCode, stdout, stderr };
+}
+
+async function keyCommand(argv: readonly string[], env: NodeJS.ProcessEnv, print: (line: string) => void, printError: (line: string) => void): Promise<number> {
   const [name, ...args] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
-    console.log(OVERVIEW);
+    print(OVERVIEW);
     return 0;
   }
   if (name === undefined) {
-    console.error(`error: name a command\n\n${OVERVIEW}`);
+    printError(`error: name a command\n\n${OVERVIEW}`);
     return 2;
   }
   const command = commands[name];
   if (!command) {
-    console.error(`error: unknown command "${name}"\n\n${OVERVIEW}`);
+    printError(`error: unknown command "${name}"\n\n${OVERVIEW}`);
     return 2;
   }
   const help = commandHelp(command);
@@ -171,19 +191,19 @@ async function main(argv: string[]): Promise<number> {
   try {
     const parsed = parse(command, args);
     if (parsed.help) {
-      console.log(help);
+      print(help);
       return 0;
     }
-    const location = databaseUrl(process.env);
+    const location = databaseUrl(env);
     stores = await openStores(location).catch((error: Error) => {
       throw new ConfigError(`DATABASE_URL: cannot open the database ${shownDatabaseUrl(location)}: ${error.message}`);
     });
-    await command.run(stores, parsed.values, parsed.positionals);
+    await command.run(stores, parsed.values, parsed.positionals, print);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) console.error(`error: ${error.message}\n\n${help}`);
-    else if (error instanceof CommandError) console.error(`error: ${error.message}`);
-    else if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`);
+    if (error instanceof UsageError) printError(`error: ${error.message}\n\n${help}`);
+    else if (error instanceof CommandError) printError(`error: ${error.message}`);
+    else if (error instanceof ConfigError) printError(`Configuration error: ${error.message}`);
     else throw error;
     return 2;
   } finally {
@@ -191,4 +211,9 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+if (import.meta.main) {
+  const { exitCode, stdout, stderr } = await runKeyCommand(process.argv.slice(2), process.env);
+  process.stdout.write(stdout);
+  process.stderr.write(stderr);
+  process.exitCode = exitCode;
+}
