@@ -44,19 +44,26 @@ describe('the server process', () => {
     expect(server.output()).toContain('stopped');
   });
 
-  it('closes a keep-alive connection once its in-flight answer is sent on SIGTERM, and exits without waiting for it to time out (regression: ~3 s more)', async () => {
-    const env = { DATABASE_URL: join(folder, 'keep-alive.sqlite') };
+  /**
+   * A server on a database of its own, a sandbox scrape that waits `waitForMs` sent through `client`,
+   * and SIGTERM once the server has received it: the scrape's answer and the exit.
+   */
+  async function sigtermDuringSlowScrape(name: string, waitForMs: number, client: Agent) {
+    const env = { DATABASE_URL: join(folder, `${name}.sqlite`) };
     const key = await issueKey(env.DATABASE_URL, { credits: 10, sandbox: true });
     const server = start({ PORT: '0', LOG_LEVEL: 'debug', ...env });
     await expect.poll(server.output, { timeout: 15_000 }).toMatch(/listening on/);
     const baseUrl = /listening on (\S+)/.exec(server.output())![1]!;
-
-    const client = new Agent({ keepAliveTimeout: 60_000 });
-    const slow = fetchWith(`${baseUrl}/web/scrape?url=https://example.com/slow&wait_for=1000`, { headers: { 'x-api-key': key }, dispatcher: client });
+    const slow = fetchWith(`${baseUrl}/web/scrape?url=https://example.com/slow&wait_for=${waitForMs}`, { headers: { 'x-api-key': key }, dispatcher: client });
     await expect.poll(server.output, { timeout: 10_000 }).toMatch(/"path":"\/v1\/web\/scrape","msg":"request received"/);
     const exited = once(server.child, 'exit');
     server.child.kill('SIGTERM');
-    const answer = await slow;
+    return { answer: await slow, exited };
+  }
+
+  it('closes a keep-alive connection once its in-flight answer is sent on SIGTERM, and exits without waiting for it to time out (regression: ~3 s more)', async () => {
+    const client = new Agent({ keepAliveTimeout: 60_000 });
+    const { answer, exited } = await sigtermDuringSlowScrape('keep-alive', 1000, client);
     expect(answer.status).toBe(200);
     await answer.arrayBuffer();
     const answeredAt = performance.now();
@@ -67,19 +74,9 @@ describe('the server process', () => {
   });
 
   it('lets an in-flight request finish on SIGTERM before it exits', async () => {
-    const env = { DATABASE_URL: join(folder, 'inflight.sqlite') };
-    const key = await issueKey(env.DATABASE_URL, { credits: 10, sandbox: true });
-    const server = start({ PORT: '0', LOG_LEVEL: 'debug', ...env });
-    await expect.poll(server.output, { timeout: 15_000 }).toMatch(/listening on/);
-    const baseUrl = /listening on (\S+)/.exec(server.output())![1]!;
-
     // On a connection of its own, closed once the answer is read (the test above keeps its connection open).
     const client = new Agent();
-    const slow = fetchWith(`${baseUrl}/web/scrape?url=https://example.com/slow&wait_for=1500`, { headers: { 'x-api-key': key }, dispatcher: client });
-    await expect.poll(server.output, { timeout: 10_000 }).toMatch(/"path":"\/v1\/web\/scrape","msg":"request received"/);
-    const exited = once(server.child, 'exit');
-    server.child.kill('SIGTERM');
-    const answer = await slow;
+    const { answer, exited } = await sigtermDuringSlowScrape('inflight', 1500, client);
     expect(answer.status).toBe(200);
     expect(((await answer.json()) as { data: { url: string } }).data.url).toBe('https://example.com/slow');
     await client.close();
