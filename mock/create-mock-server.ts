@@ -24,7 +24,7 @@ import { emptyValueProblems } from './empty-values.ts';
 import type { PrismEngine } from './prism-engine.ts';
 import { readPreferences, takeSelectionQuery, unmetPreference } from './preferences.ts';
 import { jsonWithKeptValues } from './kept-json.ts';
-import { readBody } from './read-body.ts';
+import { decodedJsonBody, readBody } from './read-body.ts';
 import { refusedTarget } from './address-check.ts';
 import { selectedError } from './selected-error.ts';
 import { shapeSuccess } from './shape-answer.ts';
@@ -115,20 +115,29 @@ function cacheConsulted(operation: OperationRow, query: URLSearchParams, headers
 
 /**
  * The body, as the server reads it: a JSON-like media type (`application/json`, `application/*+json`)
- * is parsed, so malformed JSON is `invalid_json_body` either way; only `application/json` is the
+ * is decoded as its charset and Content-Encoding say (read-body.ts) and parsed, so malformed JSON is
+ * `invalid_json_body` either way; only `application/json` is the
  * contract's, so any other label is `unsupported_media_type`.
  */
 async function parseJsonBody(request: IncomingMessage, context: AnswerContext): Promise<unknown> {
   const body = await readBody(request);
   if (!body.ok) throw new ErrorAnswer('body_too_large', messages.bodyTooLarge(), context);
-  if (body.text.trim() === '') return undefined;
+  if (body.bytes.length === 0) return undefined;
   const contentType = request.headers['content-type'] ?? '';
   if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType)) {
+    if (body.bytes.toString('utf8').trim() === '') return undefined;
     throw new ErrorAnswer('unsupported_media_type', messages.unsupportedMediaType(contentType), context);
   }
+  const decoded = decodedJsonBody(body.bytes, contentType, request.headers['content-encoding']);
+  if (!decoded.ok) {
+    if ('tooLarge' in decoded) throw new ErrorAnswer('body_too_large', messages.bodyTooLarge(), context);
+    if ('unsupported' in decoded) throw new ErrorAnswer('unsupported_media_type', messages.unsupportedBodyEncoding(decoded.unsupported), context);
+    throw new ErrorAnswer('malformed_request', messages.undecodableBody(decoded.undecodable.encoding, decoded.undecodable.detail), context);
+  }
+  if (decoded.text.trim() === '') return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.text);
+    parsed = JSON.parse(decoded.text);
   } catch (error) {
     throw new ErrorAnswer('invalid_json_body', messages.invalidJsonBody((error as Error).message), context);
   }

@@ -178,6 +178,26 @@ function casesOf(operation: ContractOperation): ContractCase[] {
     });
     cases.push({
       ...base,
+      name: `${operation.operationId}: JSON body in charset latin1`,
+      rawBody: { text: JSON.stringify(valid.body ?? {}), contentType: 'application/json; charset=latin1' },
+      expected: { status: 422, code: 'unsupported_media_type', messageIncludes: ['unsupported charset "LATIN1"'] },
+    });
+    cases.push({
+      ...base,
+      name: `${operation.operationId}: body in a Content-Encoding the service does not read`,
+      headers: { 'content-encoding': 'x-unknown' },
+      rawBody: { text: JSON.stringify(valid.body ?? {}), contentType: 'application/json' },
+      expected: { status: 422, code: 'unsupported_media_type', messageIncludes: ['unsupported content encoding "x-unknown"'] },
+    });
+    cases.push({
+      ...base,
+      name: `${operation.operationId}: plain JSON body labelled Content-Encoding: gzip`,
+      headers: { 'content-encoding': 'gzip' },
+      rawBody: { text: JSON.stringify(valid.body ?? {}), contentType: 'application/json' },
+      expected: { status: 422, code: 'malformed_request', messageIncludes: ['Content-Encoding (gzip)'] },
+    });
+    cases.push({
+      ...base,
       name: `${operation.operationId}: JSON body labelled application/vnd.api+json`,
       rawBody: { text: JSON.stringify(valid.body ?? {}), contentType: 'application/vnd.api+json' },
       expected: { status: 422, code: 'unsupported_media_type', messageIncludes: ['application/vnd.api+json'] },

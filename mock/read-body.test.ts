@@ -1,0 +1,38 @@
+import { brotliCompressSync, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { decodedJsonBody, MAX_BODY_BYTES } from './read-body.ts';
+
+const json = '{"url":"https://example.com/","limit":5}';
+
+describe("a JSON body decoded as the server's parser decodes it", () => {
+  it.each([
+    ['identity', Buffer.from(json)],
+    ['gzip', gzipSync(json)],
+    ['deflate', deflateSync(json)],
+    ['br', brotliCompressSync(json)],
+    ['zstd', zstdCompressSync(json)],
+    ['GZIP', gzipSync(json)],
+  ])('reads a body in Content-Encoding %s', (encoding, bytes) => {
+    expect(decodedJsonBody(bytes, 'application/json', encoding)).toEqual({ ok: true, text: json });
+  });
+
+  it('reads a body without Content-Encoding, in any charset of the UTF family, as UTF-8', () => {
+    expect(decodedJsonBody(Buffer.from(json), 'application/json; charset=UTF-8', undefined)).toEqual({ ok: true, text: json });
+    expect(decodedJsonBody(Buffer.from(json), 'application/json;charset="utf-8"', undefined)).toEqual({ ok: true, text: json });
+  });
+
+  it('refuses a charset outside the UTF family and an unknown Content-Encoding, in the parser\'s words', () => {
+    expect(decodedJsonBody(Buffer.from(json), 'application/json; charset=latin1', undefined)).toEqual({ ok: false, unsupported: 'unsupported charset "LATIN1"' });
+    expect(decodedJsonBody(Buffer.from(json), 'application/json', 'compress')).toEqual({ ok: false, unsupported: 'unsupported content encoding "compress"' });
+  });
+
+  it('calls bytes its Content-Encoding does not decode undecodable, with the decoder\'s words', () => {
+    expect(decodedJsonBody(Buffer.from(json), 'application/json', 'gzip')).toEqual({ ok: false, undecodable: { encoding: 'gzip', detail: 'incorrect header check' } });
+  });
+
+  it('counts the size limit after decoding: a small gzip body that inflates past 1 MiB is too large', () => {
+    const bomb = gzipSync(Buffer.alloc(MAX_BODY_BYTES + 1, 0x20));
+    expect(bomb.length).toBeLessThan(10_000);
+    expect(decodedJsonBody(bomb, 'application/json', 'gzip')).toEqual({ ok: false, tooLarge: true });
+  });
+});
