@@ -6,7 +6,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -37,6 +37,23 @@ ${Array.from({ length: 6 }, (_, paragraph) => `<p>Paragraph ${paragraph} of page
 async function cpuSeconds(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /, '').split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * CPU milliseconds of a process per kind of thread (its name in /proc: MainThread, the conversion
+ * pool's WorkerThread, V8's helper threads V8Worker for GC and compiling), summed over threads.
+ */
+async function cpuMsByThread(pid: number): Promise<Map<string, number>> {
+  const byName = new Map<string, number>();
+  for (const thread of await readdir(`/proc/${pid}/task`)) {
+    // A thread may end between the listing and the read.
+    const stat = await readFile(`/proc/${pid}/task/${thread}/stat`, 'utf8').catch(() => undefined);
+    if (!stat) continue;
+    const name = /\((.*)\)/.exec(stat)?.[1] ?? '?';
+    const fields = stat.replace(/^.*\) /, '').split(' ');
+    byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+  }
+  return byName;
 }
 
 async function peakRssMb(pid: number): Promise<number> {
@@ -115,6 +132,7 @@ try {
 
   // Rounds of raw fetch then crawl, side by side, so a slow moment of the machine hits both.
   const rounds: { raw: number; crawl: number; cpuMsPerPage: number; status: string; pages: number }[] = [];
+  const threadsBefore = await cpuMsByThread(server.pid!);
   for (let round = 0; round < ROUNDS; round++) {
     const raw = await rawFetch();
     const cpuBefore = await cpuSeconds(server.pid!);
@@ -124,6 +142,9 @@ try {
     const cpuMsPerPage = ((await cpuSeconds(server.pid!)) - cpuBefore) * 1000 / Math.max(1, job.pages_completed);
     rounds.push({ raw, crawl: job.pages_completed / seconds, cpuMsPerPage, status: job.status, pages: job.pages_completed });
   }
+  const threadsAfter = await cpuMsByThread(server.pid!);
+  const pagesCrawled = rounds.reduce((sum, round) => sum + round.pages, 0);
+  const byThread = [...threadsAfter].map(([name, ms]) => [name, ((ms - (threadsBefore.get(name) ?? 0)) * 1000) / Math.max(1, pagesCrawled)] as const).filter(([, us]) => us > 0);
   const peakMb = await peakRssMb(server.pid!);
   const exited = once(server, 'exit');
   server.kill('SIGTERM');
@@ -162,6 +183,7 @@ try {
     console.log(`  round ${index + 1}: crawl ${round.crawl.toFixed(0)} pages/s (${round.status}, ${round.pages} pages, server CPU ${round.cpuMsPerPage.toFixed(2)} ms/page), raw fetch ${round.raw.toFixed(0)} pages/s, ratio ${(round.crawl / round.raw).toFixed(2)}`);
   }
   console.log(`crawl through the server process: ${median(rounds.map((round) => round.crawl)).toFixed(0)} pages/s (server CPU, all threads: ${median(rounds.map((round) => round.cpuMsPerPage)).toFixed(2)} ms per page)`);
+  console.log(`server CPU by thread over the timed rounds (µs per page): ${byThread.map(([name, us]) => `${name} ${us.toFixed(0)}`).join(', ')}`);
   console.log(`raw fetch of the same pages (${RAW_CONCURRENCY} at a time, no conversion): ${median(rounds.map((round) => round.raw)).toFixed(0)} pages/s`);
   const smallKb = (Buffer.byteLength(pageHtml(1)) / 1024).toFixed(1);
   const largeMb = (bytes / 1024 / 1024).toFixed(1);
