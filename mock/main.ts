@@ -7,7 +7,7 @@ const { contractPath } = await import('../lib/contract-document.ts');
 const { createMockServer } = await import('./create-mock-server.ts');
 const { createPrismEngine } = await import('./prism-engine.ts');
 const { parseCorsOrigins } = await import('../lib/cors.ts');
-const { logLines } = await import('./log-lines.ts');
+const { logLines } = await import('../lib/log-lines.ts');
 
 function readPort(value: string | undefined): number {
   if (value === undefined || value === '') return 4010;
