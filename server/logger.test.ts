@@ -9,7 +9,7 @@ const loggerModule = fileURLToPath(new URL('./logger.ts', import.meta.url));
 
 /** Runs `body` in a fresh Node process with `logger` made by createLogger('info'); its stdout. */
 async function stdoutOf(body: string): Promise<string> {
-  const script = `import { createLogger } from ${JSON.stringify(loggerModule)}; const logger = createLogger('info'); ${body}`;
+  const script = `import { createLogger, printLine } from ${JSON.stringify(loggerModule)}; const logger = createLogger('info'); ${body}`;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
   return stdout;
 }
@@ -24,6 +24,12 @@ describe('the logger on stdout, written once per turn', () => {
   it('writes a line logged just before an uncaught error ends the process', async () => {
     const failure = await stdoutOf(`logger.fatal('the last words'); throw new Error('boom');`).catch((error: { stdout: string }) => error.stdout);
     expect(JSON.parse(failure.trim())).toMatchObject({ level: 60, msg: 'the last words', service: 'wsdq' });
+  });
+
+  it('writes a plain line in its place among the log lines (regression: `listening on` came before the start-up line logged just before it)', async () => {
+    const stdout = await stdoutOf(`logger.info('live keys: none'); printLine('listening on'); logger.info('after'); setTimeout(() => printLine('stopped'), 5);`);
+    const lines = stdout.trim().split('\n');
+    expect(lines.map((line) => (line.startsWith('{') ? (JSON.parse(line) as { msg: string }).msg : line))).toEqual(['live keys: none', 'listening on', 'after', 'stopped']);
   });
 });
 

@@ -13,7 +13,7 @@ import { HeadlessBrowser } from './providers/web/browser.ts';
 import { ConversionPool } from './providers/web/conversion-pool.ts';
 import { guardedAgent } from './outbound/guarded-agent.ts';
 import { listen, ListenError } from './listen.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, printLine } from './logger.ts';
 import { Metrics } from './operator/metrics.ts';
 import type { Readiness } from './operator/routes.ts';
 import { buildProviders } from './providers/build-providers.ts';
@@ -94,10 +94,10 @@ export async function serve(config: ServerConfig): Promise<void> {
   });
 
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-  console.log(`Web and Social Data Query Service listening on http://${shownHost}:${port}/v1 (database ${shownDatabaseUrl(config.databaseUrl)}, instance ${lease.owner})`);
+  printLine(`Web and Social Data Query Service listening on http://${shownHost}:${port}/v1 (database ${shownDatabaseUrl(config.databaseUrl)}, instance ${lease.owner})`);
 
   function shutdown(signal: string): void {
-    console.log(`${signal} received: finishing in-flight requests`);
+    printLine(`${signal} received: finishing in-flight requests`);
     readiness.shuttingDown = true;
     // The background work ends and its leases are released (other instances take it over at once) while requests finish.
     const workStopped = Promise.allSettled([runner.stop(), webhooks.stop(), monitors.stop()]);
@@ -105,7 +105,7 @@ export async function serve(config: ServerConfig): Promise<void> {
     server.close(() => {
       // The connections are closed; the work of their handlers that outlives the answers finishes before the database closes.
       void Promise.all([workStopped, inFlight.settled()]).then(closeResources).then(() => {
-        console.log('stopped');
+        printLine('stopped');
         process.exit(0);
       });
     });
