@@ -4,7 +4,7 @@
  * call costs no database read for its key: a revocation made through another store (another
  * instance, the key commands) is seen within that bound, one made through this store at once.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ulid } from '../../lib/request-id.ts';
 import type { SqlDatabase } from './sql.ts';
 
@@ -77,7 +77,7 @@ function randomBase62(length: number): string {
 
 /** SHA-256 of a key: keys are 190 bits of randomness, so a fast hash cannot be brute-forced. */
 export function hashKey(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 function toApiKey(row: KeyRow): ApiKey {

@@ -43,6 +43,39 @@ describe.each(STORE_BACKENDS)('the group commit on $name', ({ newLocation }) => 
     expect(results).toEqual([{ ok: true, balance: 6 }, { ok: true, balance: 2 }, { ok: false, balance: 2 }, { ok: true, balance: 1 }, { ok: true, balance: 0 }, { ok: false, balance: 0 }]);
   });
 
+  it('a hot key\'s charges of one turn that its balance covers are drawn by one update and recorded by one insert, each answered the balance after it, its ledger row in order', async () => {
+    const { key } = await stores.keys.create({ credits: 20 });
+    const run = vi.spyOn(stores.database, 'run');
+    const get = vi.spyOn(stores.database, 'get');
+    const amounts = [1, 3, 2, 5, 1];
+    const results = await Promise.all(amounts.map((amount, index) => stores.ledger.charge(key.id, amount, { requestId: `req_${index}`, operationId: 'scrapeWebPage' })));
+    expect(results).toEqual([19, 16, 14, 9, 8].map((balance) => ({ ok: true, balance })));
+    expect(get.mock.calls.filter(([sql]) => sql.startsWith('UPDATE api_keys'))).toHaveLength(1);
+    expect(run.mock.calls.filter(([sql]) => sql.startsWith('INSERT INTO ledger'))).toHaveLength(1);
+    const charges = (await outside.ledger.entries(key.id)).filter((entry) => entry.kind === 'charge');
+    expect(charges.map(({ requestId, amount, balanceAfter, operationId }) => ({ requestId, amount, balanceAfter, operationId }))).toEqual(
+      amounts.map((amount, index) => ({ requestId: `req_${index}`, amount: -amount, balanceAfter: [19, 16, 14, 9, 8][index], operationId: 'scrapeWebPage' })),
+    );
+  });
+
+  it('a hot key\'s refunds and top-ups of one turn: one update, each answered the balance after it, their rows in order', async () => {
+    const { key } = await stores.keys.create({ credits: 1 });
+    const balances = await Promise.all([stores.ledger.refund(key.id, 2, { requestId: 'req_a' }), stores.ledger.topUp(key.id, 10), stores.ledger.refund(key.id, 3, { requestId: 'req_b' })]);
+    expect(balances).toEqual([3, 13, 16]);
+    expect((await outside.ledger.entries(key.id)).map(({ kind, amount, balanceAfter }) => [kind, amount, balanceAfter])).toEqual([
+      ['top_up', 1, 1], ['refund', 2, 3], ['top_up', 10, 13], ['refund', 3, 16],
+    ]);
+  });
+
+  it('a hot key\'s rate-limit counts of one turn are one upsert per window they name, each answered its count as if counted alone (a newer window resets, an older one counts in the newer)', async () => {
+    const { key } = await stores.keys.create({ credits: 1 });
+    const windows = [60_000, 60_000, 60_000, 120_000, 120_000, 60_000, 120_000];
+    const get = vi.spyOn(stores.database, 'get');
+    expect(await Promise.all(windows.map((startsAt) => stores.rateLimits.count(key.id, startsAt)))).toEqual([1, 2, 3, 1, 2, 3, 4]);
+    expect(get.mock.calls.filter(([sql]) => sql.includes('rate_limit_windows'))).toHaveLength(4);
+    expect(await outside.rateLimits.count(key.id, 120_000)).toBe(5);
+  });
+
   it('answers each charge only once its transaction has committed (another connection already sees its ledger row)', async () => {
     const { key } = await stores.keys.create({ credits: 10 });
     const seen = await Promise.all(Array.from({ length: 5 }, (_, index) => stores.ledger.charge(key.id, 1, { requestId: `req_${index}` })

@@ -4,7 +4,7 @@
  * never goes negative and concurrent calls never spend the same credit twice. The charges, refunds
  * and top-ups of one event-loop turn share that transaction (store/group-commit.ts).
  */
-import { groupCommitOf, type GroupCommit } from './group-commit.ts';
+import { groupCommitOf, type Batch, type GroupCommit } from './group-commit.ts';
 import type { SqlDatabase } from './sql.ts';
 
 export interface LedgerReference {
@@ -34,10 +34,48 @@ export interface LedgerObserver {
   creditsRefunded(operationId: string | undefined, amount: number): void;
 }
 
+/** One charge or credit of a key, as the group commit gathers them. */
+interface Movement {
+  keyId: string;
+  amount: number;
+  kind: 'charge' | 'refund' | 'top_up';
+  reference: LedgerReference;
+  now: Date;
+}
+
+/** Ledger rows written by one INSERT at most: a hot key's turn rarely has more charges. */
+const ROWS_PER_INSERT = 50;
+
 export class Ledger {
   private readonly database: SqlDatabase;
   private readonly observer: LedgerObserver | undefined;
   private readonly groupCommit: GroupCommit;
+  /**
+   * A key's charges of one turn: one conditional update for their sum when the balance covers it
+   * (then each would have succeeded alone), and their ledger rows by one insert; otherwise one by
+   * one, each succeeding only while the balance covers it, as alone.
+   */
+  private readonly charges: Batch<Movement, ChargeResult> = {
+    write: async (movements) => {
+      if (movements.length > 1) {
+        const total = movements.reduce((sum, movement) => sum + movement.amount, 0);
+        const row = await this.database.get<{ balance: number }>('UPDATE api_keys SET balance = balance - ? WHERE id = ? AND balance >= ? RETURNING balance', [total, movements[0]!.keyId, total]);
+        if (row) return (await this.appendAll(movements, row.balance)).map((balance) => ({ ok: true, balance }));
+      }
+      const results: ChargeResult[] = [];
+      for (const movement of movements) results.push(await this.chargeOne(movement));
+      return results;
+    },
+  };
+  /** A key's refunds and top-ups of one turn: one update for their sum, their ledger rows by one insert. */
+  private readonly credits: Batch<Movement, number> = {
+    write: async (movements) => {
+      const total = movements.reduce((sum, movement) => sum + movement.amount, 0);
+      const row = await this.database.get<{ balance: number }>('UPDATE api_keys SET balance = balance + ? WHERE id = ? RETURNING balance', [total, movements[0]!.keyId]);
+      if (!row) throw new Error(`no API key ${movements[0]!.keyId}`);
+      return this.appendAll(movements, row.balance);
+    },
+  };
 
   constructor(database: SqlDatabase, observer?: LedgerObserver) {
     this.database = database;
@@ -58,12 +96,7 @@ export class Ledger {
    */
   async charge(keyId: string, amount: number, reference: LedgerReference, now: Date = new Date()): Promise<ChargeResult> {
     if (amount === 0) return { ok: true, balance: await this.balance(keyId) };
-    const result = await this.groupCommit.run(`api_keys:${keyId}`, async () => {
-      const row = await this.database.get<{ balance: number }>('UPDATE api_keys SET balance = balance - ? WHERE id = ? AND balance >= ? RETURNING balance', [amount, keyId, amount]);
-      if (!row) return { ok: false, balance: await this.balance(keyId) } as const;
-      await this.append(keyId, 'charge', -amount, row.balance, reference, now);
-      return { ok: true, balance: row.balance } as const;
-    });
+    const result = await this.groupCommit.runBatched(`api_keys:${keyId}`, this.charges, { keyId, amount, kind: 'charge', reference, now });
     if (result.ok) this.observer?.creditsCharged(reference.operationId, amount);
     return result;
   }
@@ -101,17 +134,33 @@ export class Ledger {
 
   /** Written with the other writes of this event-loop turn, like a charge. */
   private credit(keyId: string, amount: number, kind: 'refund' | 'top_up', reference: LedgerReference, now: Date): Promise<number> {
-    return this.groupCommit.run(`api_keys:${keyId}`, async () => {
-      const row = await this.database.get<{ balance: number }>('UPDATE api_keys SET balance = balance + ? WHERE id = ? RETURNING balance', [amount, keyId]);
-      if (!row) throw new Error(`no API key ${keyId}`);
-      await this.append(keyId, kind, amount, row.balance, reference, now);
-      return row.balance;
-    });
+    return this.groupCommit.runBatched(`api_keys:${keyId}`, this.credits, { keyId, amount, kind, reference, now });
   }
 
-  private async append(keyId: string, kind: string, amount: number, balanceAfter: number, reference: LedgerReference, now: Date): Promise<void> {
-    await this.database.run('INSERT INTO ledger (key_id, kind, amount, balance_after, request_id, operation_id, job_id, job_page_seq, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-      keyId, kind, amount, balanceAfter, reference.requestId ?? null, reference.operationId ?? null, reference.jobId ?? null, reference.pageSeq ?? null, now.toISOString(),
-    ]);
+  /** A charge alone: drawn only if the balance covers it. */
+  private async chargeOne(movement: Movement): Promise<ChargeResult> {
+    const { keyId, amount } = movement;
+    const row = await this.database.get<{ balance: number }>('UPDATE api_keys SET balance = balance - ? WHERE id = ? AND balance >= ? RETURNING balance', [amount, keyId, amount]);
+    if (!row) return { ok: false, balance: await this.balance(keyId) };
+    await this.appendAll([movement], row.balance);
+    return { ok: true, balance: row.balance };
+  }
+
+  /**
+   * The ledger rows of `movements`, made one after another and leaving the key at `finalBalance`;
+   * answers the balance after each.
+   */
+  private async appendAll(movements: readonly Movement[], finalBalance: number): Promise<number[]> {
+    const signed = movements.map((movement) => (movement.kind === 'charge' ? -movement.amount : movement.amount));
+    const balances: number[] = [];
+    for (let index = movements.length - 1, after = finalBalance; index >= 0; after -= signed[index]!, index--) balances[index] = after;
+    for (let from = 0; from < movements.length; from += ROWS_PER_INSERT) {
+      const chunk = movements.slice(from, from + ROWS_PER_INSERT);
+      const values = chunk.flatMap(({ keyId, kind, reference, now }, at) => [
+        keyId, kind, signed[from + at]!, balances[from + at]!, reference.requestId ?? null, reference.operationId ?? null, reference.jobId ?? null, reference.pageSeq ?? null, now.toISOString(),
+      ]);
+      await this.database.run(`INSERT INTO ledger (key_id, kind, amount, balance_after, request_id, operation_id, job_id, job_page_seq, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`, values);
+    }
+    return balances;
   }
 }

@@ -3,12 +3,29 @@
  * request is one atomic upsert that answers the window's new count, so N instances together let
  * a key through exactly as often as one would.
  */
-import { groupCommitOf, type GroupCommit } from './group-commit.ts';
+import { groupCommitOf, type Batch, type GroupCommit } from './group-commit.ts';
 import type { SqlDatabase } from './sql.ts';
+
+interface Counted { keyId: string; windowStartsAtMs: number }
 
 export class RateLimitWindows {
   private readonly database: SqlDatabase;
   private readonly groupCommit: GroupCommit;
+  /** A key's counts of one turn, made by one upsert per window they name (a hot key's calls, counted together). */
+  private readonly counts: Batch<Counted, number> = {
+    write: async (items) => {
+      const counts: number[] = [];
+      for (let from = 0; from < items.length;) {
+        const { keyId, windowStartsAtMs } = items[from]!;
+        let to = from + 1;
+        while (to < items.length && items[to]!.windowStartsAtMs === windowStartsAtMs) to++;
+        const total = await this.add(keyId, windowStartsAtMs, to - from);
+        for (let index = from; index < to; index++) counts.push(total - (to - 1 - index));
+        from = to;
+      }
+      return counts;
+    },
+  };
 
   constructor(database: SqlDatabase) {
     this.database = database;
@@ -21,15 +38,20 @@ export class RateLimitWindows {
    * clock a little behind) counts in the newer one rather than resetting it. Written with the other
    * counts and charges of this event-loop turn in one transaction (store/group-commit.ts).
    */
-  async count(keyId: string, windowStartsAtMs: number): Promise<number> {
-    const row = await this.groupCommit.run(`rate_limit_windows:${keyId}`, () => this.database.get<{ count: number }>(
-      `INSERT INTO rate_limit_windows (key_id, window_starts_at_ms, count) VALUES (?, ?, 1)
+  count(keyId: string, windowStartsAtMs: number): Promise<number> {
+    return this.groupCommit.runBatched(`rate_limit_windows:${keyId}`, this.counts, { keyId, windowStartsAtMs });
+  }
+
+  /** Counts `requests` at once; the window's count after them (as many counts of one made one after another). */
+  private async add(keyId: string, windowStartsAtMs: number, requests: number): Promise<number> {
+    const row = await this.database.get<{ count: number }>(
+      `INSERT INTO rate_limit_windows (key_id, window_starts_at_ms, count) VALUES (?, ?, ?)
        ON CONFLICT (key_id) DO UPDATE SET
-         count = CASE WHEN excluded.window_starts_at_ms > rate_limit_windows.window_starts_at_ms THEN 1 ELSE rate_limit_windows.count + 1 END,
+         count = CASE WHEN excluded.window_starts_at_ms > rate_limit_windows.window_starts_at_ms THEN excluded.count ELSE rate_limit_windows.count + excluded.count END,
          window_starts_at_ms = CASE WHEN excluded.window_starts_at_ms > rate_limit_windows.window_starts_at_ms THEN excluded.window_starts_at_ms ELSE rate_limit_windows.window_starts_at_ms END
        RETURNING count`,
-      [keyId, windowStartsAtMs],
-    ));
+      [keyId, windowStartsAtMs, requests],
+    );
     return row!.count;
   }
 }
