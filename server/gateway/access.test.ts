@@ -66,6 +66,9 @@ describe('access', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ request_id: answer.body.request_id, operation: 'scrapeWebPage', status: 200, credits_used: 1, msg: 'request' });
     expect(typeof lines[0]!.latency_ms).toBe('number');
+    // Its fields are fixed (it is written without the redaction pass): ids, numbers and the path without the query.
+    expect(Object.keys(lines[0]!).sort()).toEqual(['cache', 'credits_used', 'key_id', 'latency_ms', 'level', 'method', 'msg', 'operation', 'path', 'request_id', 'service', 'status', 'time']);
+    expect(lines[0]!.path).toBe('/v1/web/scrape');
     expect(JSON.stringify(server.logLines)).not.toContain(secret);
   });
 

@@ -6,6 +6,9 @@ import { NO_OPERATION, type Metrics } from '../operator/metrics.ts';
 import { callOf, type Call } from './call.ts';
 
 export function startCall(logger: Logger, metrics: Metrics): GatewayStep {
+  // The request line's fields are ids, numbers and the path without its query: none can hold a key
+  // or a body, so it is written without the redaction pass (which walks every field: 2/3 of its cost).
+  const requestLine = logger.child({}, { redact: [] });
   return (req, res) => {
     const call: Call = { requestId: newRequestId(), startedAt: performance.now(), charged: 0, creditsRemaining: null, cached: false, xCache: 'BYPASS', unknownParameters: [] };
     res.locals.call = call;
@@ -14,7 +17,7 @@ export function startCall(logger: Logger, metrics: Metrics): GatewayStep {
       const finished = callOf(res);
       const seconds = (performance.now() - finished.startedAt) / 1000;
       metrics.requestFinished(finished.operation?.operationId ?? NO_OPERATION, res.statusCode, seconds);
-      logger.info({
+      requestLine.info({
         request_id: finished.requestId,
         operation: finished.operation?.operationId ?? null,
         method: req.method,
