@@ -26,23 +26,36 @@ const CITIES = [
  * (a seeded generator per event, each seeded by a SHA-256), ten times what serving one page of it takes. About 30 KB each.
  */
 const LISTINGS_KEPT = 256;
-const listings = new BoundedMemo<readonly ListedEvent[]>(LISTINGS_KEPT);
+const listings = new BoundedMemo<Listing>(LISTINGS_KEPT);
 
-/** An event of a kept listing, with what every call filters it by worked out once. */
+/** An event of a kept listing, with the start every call filters it by worked out once. */
 interface ListedEvent {
   event: SocialEvent;
   startMs: number;
-  /** Not ended at the sandbox's now (an event in progress counts as upcoming). */
-  upcoming: boolean;
 }
 
-/** The page's listing, made once and kept read-only. */
-function listingOf(url: string): readonly ListedEvent[] {
-  return listings.through(url, () => deepFrozen(eventsOfPage(url).map((event) => ({
-    event,
-    startMs: Date.parse(event.start_time),
-    upcoming: Date.parse(event.end_time ?? event.start_time) > SANDBOX_NOW,
-  }))));
+type TimeFilter = 'upcoming' | 'past' | 'all';
+
+/** A page's events in the order each `time` lists them: upcoming soonest first, past and all latest first. */
+type Listing = Readonly<Record<TimeFilter, readonly ListedEvent[]>>;
+
+/** The page's listing, made and ordered once and kept read-only. */
+function listingOf(url: string): Listing {
+  return listings.through(url, () => {
+    const listed = eventsOfPage(url).map((event) => ({
+      event,
+      startMs: Date.parse(event.start_time),
+      // Not ended at the sandbox's now (an event in progress counts as upcoming).
+      upcoming: Date.parse(event.end_time ?? event.start_time) > SANDBOX_NOW,
+    }));
+    const latestFirst = (a: ListedEvent, b: ListedEvent) => b.startMs - a.startMs;
+    const listedEvent = ({ event, startMs }: ListedEvent): ListedEvent => ({ event, startMs });
+    return deepFrozen({
+      upcoming: listed.filter(({ upcoming }) => upcoming).sort((a, b) => a.startMs - b.startMs).map(listedEvent),
+      past: listed.filter(({ upcoming }) => !upcoming).sort(latestFirst).map(listedEvent),
+      all: [...listed].sort(latestFirst).map(listedEvent),
+    });
+  });
 }
 
 const KINDS = ['Night', 'Meetup', 'Market', 'Workshop', 'Festival', 'Talk', 'Party', 'Concert'];
@@ -58,10 +71,8 @@ export function sandboxSocialEvents(query: Query): SocialEventsPage {
   if (since !== undefined && until !== undefined && until <= since) {
     throw new ProviderError('invalid_parameters', '`until` is before `since`.');
   }
-  const matching = listingOf(url)
-    .filter(({ upcoming }) => (time === 'all' ? true : time === 'past' ? !upcoming : upcoming))
-    .filter(({ startMs }) => (since === undefined || startMs >= since) && (until === undefined || startMs < until))
-    .sort((a, b) => (time === 'upcoming' ? a.startMs - b.startMs : b.startMs - a.startMs))
+  const listed = listingOf(url)[time as TimeFilter];
+  const matching = (since === undefined && until === undefined ? listed : listed.filter(({ startMs }) => (since === undefined || startMs >= since) && (until === undefined || startMs < until)))
     .map(({ event }) => event);
 
   const pageSize = Math.min(20, Math.max(1, Math.ceil(matching.length / PAGES_PER_LISTING)));
