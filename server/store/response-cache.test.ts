@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SqliteDatabase } from './sqlite/sqlite-database.ts';
 import { ResponseCache } from './response-cache.ts';
 
@@ -35,5 +35,16 @@ describe('the response cache kept in memory', () => {
     expect(cache.memoryJsonCharacters).toBe('{"a":22}'.length);
     await cache.purgeExpired(2_000 + 8 * 24 * 60 * 60 * 1000);
     expect(cache.memoryJsonCharacters).toBe(0);
+  });
+
+  it('writes an entry stored several times in one turn once, with the last data, each put answered once that is committed', async () => {
+    const run = vi.spyOn(database, 'run');
+    await Promise.all([cache.put('key', { a: 1 }, 1_000), cache.put('other', { b: 1 }, 1_000), cache.put('key', { a: 2 }, 2_000), cache.put('key', { a: 3 }, 3_000)]);
+    expect(run.mock.calls.filter(([sql]) => sql.startsWith('INSERT INTO response_cache')).map(([, params]) => params)).toEqual([
+      ['key', '{"a":3}', 3_000],
+      ['other', '{"b":1}', 1_000],
+    ]);
+    const stored = await database.all('SELECT cache_key, data, stored_at_ms FROM response_cache ORDER BY cache_key');
+    expect(stored).toEqual([{ cache_key: 'key', data: '{"a":3}', stored_at_ms: 3_000 }, { cache_key: 'other', data: '{"b":1}', stored_at_ms: 1_000 }]);
   });
 });

@@ -1,5 +1,5 @@
 /** Cached `data` of operations that cache (`x-cache`), keyed by mode, operation and canonical query; stored in the group commit of its turn (store/group-commit.ts). */
-import { groupCommitOf } from './group-commit.ts';
+import { groupCommitOf, type Batch } from './group-commit.ts';
 import type { SqlDatabase } from './sql.ts';
 
 export interface CachedData {
@@ -20,10 +20,23 @@ const LONGEST_USE_MS = 7 * 24 * 60 * 60 * 1000;
 const MEMORY_ENTRIES = 1000;
 const MEMORY_JSON_CHARACTERS = 16 * 1024 * 1024;
 
+interface Stored { cacheKey: string; json: string; storedAtMs: number }
+
 export class ResponseCache {
   private readonly database: SqlDatabase;
   private readonly memory = new Map<string, CachedData>();
   private memoryCharacters = 0;
+  /** An entry's writes of one turn: each replaces the one before, so only the last is written (the row ends as if all were). */
+  private readonly writes: Batch<Stored, void> = {
+    write: async (items) => {
+      const { cacheKey, json, storedAtMs } = items.at(-1)!;
+      await this.database.run(
+        'INSERT INTO response_cache (cache_key, data, stored_at_ms) VALUES (?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET data = excluded.data, stored_at_ms = excluded.stored_at_ms',
+        [cacheKey, json, storedAtMs],
+      );
+      return items.map(() => undefined);
+    },
+  };
 
   constructor(database: SqlDatabase) {
     this.database = database;
@@ -61,10 +74,7 @@ export class ResponseCache {
   /** Stores `data`, whose serialisation `json` is (`JSON.stringify(data)` unless the caller has it already). */
   async put(cacheKey: string, data: Record<string, unknown>, nowMs: number, json = JSON.stringify(data)): Promise<void> {
     this.remember(cacheKey, { data, json, storedAtMs: nowMs });
-    await groupCommitOf(this.database).run(`response_cache:${cacheKey}`, () => this.database.run(
-      'INSERT INTO response_cache (cache_key, data, stored_at_ms) VALUES (?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET data = excluded.data, stored_at_ms = excluded.stored_at_ms',
-      [cacheKey, json, nowMs],
-    ));
+    await groupCommitOf(this.database).runBatched(`response_cache:${cacheKey}`, this.writes, { cacheKey, json, storedAtMs: nowMs });
   }
 
   /** Drops entries too old for any caller to use. */
