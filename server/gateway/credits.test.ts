@@ -47,6 +47,19 @@ describe('credits', () => {
     expect(remaining).toEqual(Array.from({ length: 15 }, (_, index) => 1 + 2 * index));
   });
 
+  it('a caller that hangs up stops its call: the provider\'s work is aborted and the charge refunded at once, not when the work would have ended', async () => {
+    const { secret, id } = await server.key({ credits: 10 });
+    const caller = new AbortController();
+    // The sandbox waits `wait_for` for real (2 s); the caller gives up after 200 ms.
+    const answer = fetch(`${server.baseUrl}/web/scrape?url=https://example.com/hang-up&wait_for=2000`, { headers: { 'x-api-key': secret }, signal: caller.signal });
+    setTimeout(() => caller.abort(), 200);
+    await expect(answer).rejects.toThrow();
+    const hungUpAt = performance.now();
+    await expect.poll(async () => (await server.stores.ledger.entries(id)).map((entry) => entry.kind), { timeout: 1500, interval: 25 }).toEqual(['top_up', 'charge', 'refund']);
+    expect(performance.now() - hungUpAt).toBeLessThan(1500);
+    expect(await server.stores.ledger.balance(id)).toBe(10);
+  });
+
   it('answers 402 below the cost and charges nothing', async () => {
     const { secret, id } = await server.key({ credits: 4 });
     const answer = await server.call('/web/extract?url=https://example.com/p&prompt=plans', { key: secret });
