@@ -17,7 +17,7 @@ import { BoundedMemo } from './bounded-memo.ts';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020, options: { mode: 'full' }) => Ajv2020;
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
-/** Verdicts kept per format, and the longest string whose verdict is kept (at most ~4 MB per format). */
+/** Verdicts kept per format, and the longest string whose verdict is kept (at most ~4 MB per format, in the worst case). */
 const VERDICTS_KEPT = 4096;
 const LONGEST_KEPT = 512;
 
@@ -37,12 +37,15 @@ export function fullFormatCheck(name: 'date-time' | 'date' | 'time' | 'uri'): { 
   return format as { validate: StringCheck; compare?: (a: string, b: string) => number | undefined };
 }
 
+/** The memoized formats, one memo per format for every Ajv of the process (a verdict is the same for all). */
+const MEMOIZED_FORMATS = (['date-time', 'date', 'time', 'uri'] as const).map((name) => {
+  const { validate, compare } = fullFormatCheck(name);
+  return { name, definition: { type: 'string' as const, validate: memoizedCheck(validate), ...(compare ? { compare } : {}) } };
+});
+
 export function withContractFormats(ajv: Ajv2020): Ajv2020 {
   addFormats(ajv, { mode: 'full' });
-  for (const name of ['date-time', 'date', 'time', 'uri'] as const) {
-    const { validate, compare } = fullFormatCheck(name);
-    ajv.addFormat(name, { type: 'string', validate: memoizedCheck(validate), ...(compare ? { compare } : {}) });
-  }
+  for (const { name, definition } of MEMOIZED_FORMATS) ajv.addFormat(name, definition);
   ajv.addFormat('int32', { type: 'number', validate: (value: number) => Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX });
   ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isInteger(value) });
   return ajv;
