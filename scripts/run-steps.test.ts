@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatResults, runSteps, type Step } from './run-steps.ts';
+import { formatResults, HELD_STEP_NICENESS, runSteps, type Step } from './run-steps.ts';
 
 const nodeStep = (name: string, source: string): Step => ({ name, command: process.execPath, args: ['-e', source] });
 
@@ -47,6 +47,22 @@ process.stdout.write('---\\n' + formatResults(results).replace(/\\(\\d+\\.\\d s/
     await writeFile(file, script);
     const { stdout } = await promisify(execFile)(process.execPath, [file]);
     expect(stdout).toBe('live output\n---\n> held (n s)\nheld output\n\n> live (n s, exit 4)\n\nfailed: live\n');
+  });
+
+  it('runs a held step at a lower priority than itself (nice +10), so the live one, which the run waits for, goes first', async () => {
+    const script = `import { getPriority } from 'node:os';
+import { runSteps } from ${JSON.stringify(join(import.meta.dirname, 'run-steps.ts'))};
+const node = process.execPath;
+const [held] = await runSteps([
+  { name: 'held', command: node, args: ['-e', "console.log(require('node:os').getPriority())"] },
+  { name: 'live', command: node, args: ['-e', "console.log('live ' + require('node:os').getPriority())"], live: true },
+]);
+process.stdout.write('runner ' + getPriority() + '\\nheld ' + held.output);`;
+    const file = join(folder, 'priority.ts');
+    await writeFile(file, script);
+    const { stdout } = await promisify(execFile)(process.execPath, [file]);
+    const priorities = Object.fromEntries(stdout.trim().split('\n').map((line) => line.split(' ')).map(([name, value]) => [name, Number(value)]));
+    expect(priorities).toEqual({ runner: priorities.runner, live: priorities.runner, held: Math.min(19, priorities.runner! + HELD_STEP_NICENESS) });
   });
 
   it('a command that cannot start is a failed step with the reason, not a crash', async () => {

@@ -73,15 +73,21 @@ async function gateProcess(repo: string, ...args: string[]): Promise<{ code: num
 // machine a case took up to 13 s (4.8 s alone): a guard of 60 s, not vitest's 30 s.
 describe.concurrent('npm run contract:diff', { timeout: 60_000 }, () => {
   const repos: string[] = [];
-  const repository = async () => {
-    const repo = await contractRepository();
-    repos.push(repo);
-    return repo;
-  };
   let template: string;
   beforeAll(async () => {
-    template = await repository();
+    template = await contractRepository();
+    repos.push(template);
   });
+  /**
+   * A clone of the template repository, its history and working tree: the same repository as
+   * contractRepository() builds, in one git process rather than seven (each a fork of this large worker).
+   */
+  const repository = async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'contract-diff-repo-'));
+    repos.push(repo);
+    await run('git', ['clone', '-q', '--shared', template, repo], { env: gitEnv });
+    return repo;
+  };
   afterAll(() => Promise.all(repos.map((repo) => rm(repo, { recursive: true, force: true }))));
 
   it('an unchanged contract on main is compared with the previous commit and passes, exit 0', async ({ expect }) => {

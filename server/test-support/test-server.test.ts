@@ -34,3 +34,19 @@ describe('the test server', () => {
     }
   });
 });
+
+describe("the test servers' conversion pool", () => {
+  it('is the one pool of the worker: a closed test server leaves it converting for the next one', async () => {
+    const first = await startTestServer();
+    await first.close();
+    const second = await startTestServer();
+    try {
+      expect(second.pool).toBe(first.pool);
+      const page = { requestedUrl: 'https://example.com/', url: 'https://example.com/', status: 200, contentType: 'text/html', body: Buffer.from('<html><body><h1>Kept</h1><p>A page converted after another test server closed.</p></body></html>') };
+      const converted = await second.pool.html(page, { formats: ['markdown'], onlyMainContent: false, removeBase64Images: true, blockAds: true });
+      expect(converted.markdown).toContain('Kept');
+    } finally {
+      await second.close();
+    }
+  });
+});

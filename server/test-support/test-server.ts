@@ -17,13 +17,14 @@ import { createLogger } from '../logger.ts';
 import { buildProviders } from '../providers/build-providers.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { DataProvider } from '../providers/types.ts';
-import { ConversionPool } from '../providers/web/conversion-pool.ts';
+import type { ConversionPool } from '../providers/web/conversion-pool.ts';
 import { createWebProvider } from '../providers/web/index.ts';
 import { guardedAgent } from '../outbound/guarded-agent.ts';
 import { Metrics } from '../operator/metrics.ts';
 import type { Readiness } from '../operator/routes.ts';
 import type { NewKeyOptions } from '../store/api-keys.ts';
 import { openStores, type Stores } from '../store/index.ts';
+import { sharedConversionPool } from './shared-conversion-pool.ts';
 import type { OperationId } from '../../generated/operations.ts';
 
 /** A clock the test moves by hand. */
@@ -71,7 +72,7 @@ export interface TestServer {
   /** The job runner on the test server's providers, ticked by hand; `close()` stops it (releasing its leases) before closing the database. */
   runner: JobRunner;
   providers: ProviderRegistry;
-  /** The guarded agent and the conversion pool this server's providers share (as main.ts builds them), closed by `close()`. */
+  /** The guarded agent (this server's own, closed by `close()`) and the conversion pool (the worker's shared one, see shared-conversion-pool.ts) its providers share, as main.ts builds them. */
   agent: Agent;
   pool: ConversionPool;
   metrics: Metrics;
@@ -94,16 +95,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const logLines: Record<string, unknown>[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(JSON.parse(line)) });
   const policy = { allowPrivateNetwork: options.allowPrivateNetwork ?? false };
-  // What main.ts builds once and hands down; this server's own, closed with it.
+  // What main.ts builds once and hands down: the agent this server's own, closed with it; the pool shared.
   const agent = guardedAgent(policy);
-  const pool = new ConversionPool();
+  const pool = sharedConversionPool();
   const web = options.web ? createWebProvider({ policy, agent, pool, ...(options.web.limits ? { limits: options.web.limits } : {}) }) : undefined;
   let providers: ProviderRegistry;
   try {
     providers = buildProviders({ ...(web ? { web } : {}), upstreams: options.upstreams ?? {}, routes: options.routes ?? {}, extra: options.providers ?? {}, logger });
   } catch (error) {
     await stores.database.close();
-    await Promise.allSettled([pool.close(), agent.destroy()]);
+    await agent.destroy();
     throw error;
   }
   const inFlight = new InFlightWork();
@@ -144,7 +145,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await runner.stop();
       await stores.database.close();
       await providers.close();
-      await pool.close();
       await agent.destroy();
     },
   };

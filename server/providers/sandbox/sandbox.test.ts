@@ -50,10 +50,11 @@ describe.concurrent.each(operations)('sandbox %s', (operationId) => {
     expect(queries.length).toBeGreaterThanOrEqual(20);
   });
 
+  // The two asks of a request at once: a 2 s `wait_for` is waited for once, not twice in a row.
   it.each(queries.map((query) => [JSON.stringify(query).slice(0, 120), query] as const))('answers %s with valid data, the same twice', async (_name, query) => {
-    const data = await fetchData(operationId, query);
+    const [data, again] = await Promise.all([fetchData(operationId, query), fetchData(operationId, { ...query })]);
     expectValid(DATA_SCHEMA[operationId], data);
-    expect(await fetchData(operationId, { ...query })).toEqual(data);
+    expect(again).toEqual(data);
   });
 
   it('answers different requests with different data', async () => {
