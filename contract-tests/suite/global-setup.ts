@@ -2,6 +2,9 @@
  * Starts the private PostgreSQL cluster (server/test-support/postgres-cluster.ts) and every selected
  * target before the suite, and stops them after it: nothing is left running.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startPostgresCluster, type PostgresCluster } from '../../server/test-support/postgres-cluster.ts';
 import { selectedTargets, startTarget, type RunningTarget } from './targets.ts';
@@ -11,6 +14,8 @@ declare module 'vitest' {
     targets: Omit<RunningTarget, 'stop'>[];
     /** The socket folder of the tests' PostgreSQL cluster, whose template database is migrated. */
     postgresSocketFolder: string;
+    /** A folder for what tests make and do not remove one by one (database files), removed after the run. */
+    runFolder: string;
   }
 }
 
@@ -33,8 +38,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide('targets', running.map(({ stop: _stop, ...target }) => target));
   project.provide('postgresSocketFolder', postgres.socketFolder);
+  // Removed by the teardown: the workers are stopped, not exited, so they cannot remove their own files.
+  const runFolder = await mkdtemp(join(tmpdir(), 'vitest-run-'));
+  project.provide('runFolder', runFolder);
   return async () => {
     await Promise.all(running.map((target) => target.stop()));
     await postgres.stop();
+    await rm(runFolder, { recursive: true, force: true });
   };
 }
