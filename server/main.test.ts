@@ -1,5 +1,5 @@
 /** `npm start` as a process: serves /v1 with no set-up, refuses bad configuration by name, finishes in-flight work on SIGTERM. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -17,8 +17,13 @@ import { issueKey } from './test-support/issue-key.ts';
  * the process has ended waits for 'close', not 'exit': 'exit' can come before the last of the output
  * is read (a refusal's one line was missing under load).
  */
+/** Processes started and not yet ended: a case that fails before it stops its server leaves it here for afterAll (one ran on for an hour). */
+const running = new Set<ChildProcess>();
+
 function start(env: Record<string, string>) {
   const child = spawn(process.execPath, ['server/main.ts'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk));
@@ -28,7 +33,10 @@ function start(env: Record<string, string>) {
 describe('the server process', () => {
   let folder: string;
   beforeAll(async () => (folder = await mkdtemp(join(tmpdir(), 'server-main-'))));
-  afterAll(() => rm(folder, { recursive: true, force: true }));
+  afterAll(async () => {
+    for (const child of running) child.kill('SIGKILL');
+    await rm(folder, { recursive: true, force: true });
+  });
 
   /**
    * A server on a database of its own, a sandbox scrape that waits `waitForMs` sent through `client`,
