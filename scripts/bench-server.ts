@@ -6,7 +6,7 @@
  * JSON, in the same run. SQLite (cached and uncached) and bare Express take turns for three rounds,
  * and each goal is the median of the rounds' ratios with their range.
  */
-import { goalReport, median, medianAndRange } from './bench-goals.ts';
+import { goalReport, median, medianAndRange, roundsGoal } from './bench-goals.ts';
 import autocannon from 'autocannon';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -161,8 +161,8 @@ process.once('SIGTERM', () => server.close(() => process.exit(0)));
   const cachedRatios = rounds.map((round) => round.cached.rps / round.bare.rps);
   const uncachedRatios = rounds.map((round) => round.uncached.rps / round.bare.rps);
   console.log(goalReport([
-    { figure: 'cached call, full stack on SQLite ÷ bare Express', value: medianAndRange(cachedRatios), goal: '≥ 0.5', met: median(cachedRatios) >= 0.5 },
-    { figure: 'uncached sandbox call (charged) ÷ bare Express', value: medianAndRange(uncachedRatios), goal: '≥ 0.35', met: median(uncachedRatios) >= 0.35 },
+    roundsGoal('cached call, full stack on SQLite ÷ bare Express', cachedRatios, '≥', 0.5),
+    roundsGoal('uncached sandbox call (charged) ÷ bare Express', uncachedRatios, '≥', 0.35),
   ]));
 } finally {
   await postgres.stop();

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fetch } from 'undici';
 import { htmlToDocument } from '../server/providers/web/html-to-document.ts';
-import { goalReport, median, medianAndRange } from './bench-goals.ts';
+import { goalReport, median, roundsGoal } from './bench-goals.ts';
 import { projectRoot } from './paths.ts';
 
 const PAGES = 1000;
@@ -188,10 +188,10 @@ try {
   const smallKb = (Buffer.byteLength(pageHtml(1)) / 1024).toFixed(1);
   const largeMb = (bytes / 1024 / 1024).toFixed(1);
   console.log(goalReport([
-    { figure: 'crawl ÷ raw fetch of the same pages (same round)', value: medianAndRange(ratios), goal: '≥ 0.33', met: median(ratios) >= 0.33 },
+    roundsGoal('crawl ÷ raw fetch of the same pages (same round)', ratios, '≥', 0.33),
     { figure: 'server peak RSS (MB)', value: peakMb.toFixed(0), goal: '< 300', met: peakMb < 300 },
-    { figure: `HTML → Markdown (htmlparser2 + @mdream/js), ${largeMb} MB page (MB/s of CPU time)`, value: medianAndRange(megabytesPerSecond, 1), goal: '≥ 3', met: median(megabytesPerSecond) >= 3 },
-    { figure: `HTML → Markdown (htmlparser2 + @mdream/js), ${smallKb} KB page (ms of CPU time)`, value: medianAndRange(msPerPage), goal: '≤ 0.5', met: median(msPerPage) <= 0.5 },
+    roundsGoal(`HTML → Markdown (htmlparser2 + @mdream/js), ${largeMb} MB page (MB/s of CPU time)`, megabytesPerSecond, '≥', 3, 1),
+    roundsGoal(`HTML → Markdown (htmlparser2 + @mdream/js), ${smallKb} KB page (ms of CPU time)`, msPerPage, '≤', 0.5),
   ]));
 } finally {
   site.close();
