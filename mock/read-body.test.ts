@@ -16,13 +16,24 @@ describe("a JSON body decoded as the server's parser decodes it", () => {
     expect(decodedJsonBody(bytes, 'application/json', encoding)).toEqual({ ok: true, text: json });
   });
 
-  it('reads a body without Content-Encoding, in any charset of the UTF family, as UTF-8', () => {
+  it('reads a body without Content-Encoding in its charset of the UTF family', () => {
     expect(decodedJsonBody(Buffer.from(json), 'application/json; charset=UTF-8', undefined)).toEqual({ ok: true, text: json });
     expect(decodedJsonBody(Buffer.from(json), 'application/json;charset="utf-8"', undefined)).toEqual({ ok: true, text: json });
+    expect(decodedJsonBody(Buffer.from(json, 'utf16le'), 'application/json; charset=utf-16le', undefined)).toEqual({ ok: true, text: json });
+    expect(decodedJsonBody(Buffer.from(json, 'utf16le').swap16(), 'application/json; charset=utf-16be', undefined)).toEqual({ ok: true, text: json });
   });
 
-  it('refuses a charset outside the UTF family and an unknown Content-Encoding, in the parser\'s words', () => {
+  it('reads a UTF-16 body after its Content-Encoding is undone (regression: the mock read every body as UTF-8)', () => {
+    expect(decodedJsonBody(gzipSync(Buffer.from(json, 'utf16le')), 'application/json; charset=utf-16le', 'gzip')).toEqual({ ok: true, text: json });
+  });
+
+  it('drops a byte-order mark, as the server\'s parser does (regression: the mock answered invalid_json_body)', () => {
+    expect(decodedJsonBody(Buffer.from(`\uFEFF${json}`), 'application/json', undefined)).toEqual({ ok: true, text: json });
+  });
+
+  it('refuses a charset outside the UTF family, one the decoder does not know and an unknown Content-Encoding, in the parser\'s words', () => {
     expect(decodedJsonBody(Buffer.from(json), 'application/json; charset=latin1', undefined)).toEqual({ ok: false, unsupported: 'unsupported charset "LATIN1"' });
+    expect(decodedJsonBody(Buffer.from(json), 'application/json; charset=utf-9', undefined)).toEqual({ ok: false, unsupported: 'unsupported charset "UTF-9"' });
     expect(decodedJsonBody(Buffer.from(json), 'application/json', 'compress')).toEqual({ ok: false, unsupported: 'unsupported content encoding "compress"' });
   });
 

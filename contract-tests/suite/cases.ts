@@ -33,6 +33,8 @@ export interface ContractCase {
   body?: unknown;
   /** A body sent verbatim instead of `body` (malformed JSON, another media type). */
   rawBody?: { text: string; contentType: string };
+  /** The JSON body sent in UTF-16LE (labelled `charset=utf-16le`) or in UTF-8 after a byte-order mark. */
+  bodyEncoding?: 'utf-16le' | 'utf-8 with a BOM';
   /** Leave out the API key. */
   withoutKey?: boolean;
   /** Send the target's key in this state instead of its valid key (targets without one skip the case). */
@@ -184,6 +186,12 @@ function casesOf(operation: ContractOperation): ContractCase[] {
     });
     cases.push({
       ...base,
+      name: `${operation.operationId}: JSON body in charset utf-9, of the UTF family by name but unknown to the decoder`,
+      rawBody: { text: JSON.stringify(valid.body ?? {}), contentType: 'application/json; charset=utf-9' },
+      expected: { status: 422, code: 'unsupported_media_type', messageIncludes: ['unsupported charset "UTF-9"'] },
+    });
+    cases.push({
+      ...base,
       name: `${operation.operationId}: body in a Content-Encoding the service does not read`,
       headers: { 'content-encoding': 'x-unknown' },
       rawBody: { text: JSON.stringify(valid.body ?? {}), contentType: 'application/json' },
@@ -196,6 +204,15 @@ function casesOf(operation: ContractOperation): ContractCase[] {
       rawBody: { text: JSON.stringify(valid.body ?? {}), contentType: 'application/json' },
       expected: { status: 422, code: 'malformed_request', messageIncludes: ['Content-Encoding (gzip)'] },
     });
+    // The server's parser (body-parser) decodes a body in its charset and drops a byte-order mark; the mock reads it the same way.
+    for (const bodyEncoding of ['utf-16le', 'utf-8 with a BOM'] as const) {
+      cases.push({
+        ...base,
+        name: `${operation.operationId}: succeeds with its JSON body in ${bodyEncoding}`,
+        bodyEncoding,
+        expected: { status: 200, check: (answer) => valid.check(answer.body.data) },
+      });
+    }
     cases.push({
       ...base,
       name: `${operation.operationId}: JSON body labelled application/vnd.api+json`,

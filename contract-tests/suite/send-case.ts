@@ -31,13 +31,14 @@ export async function sendCase({ baseUrl, apiKey, siteOrigin, keys }: CaseTarget
   for (const [name, value] of Object.entries(onSite(testCase.query ?? {}, siteOrigin))) url.searchParams.set(name, value);
   const headers = new Headers(testCase.headers);
   if (!testCase.withoutKey) headers.set('x-api-key', testCase.keyRole ? keys[testCase.keyRole]! : apiKey);
-  let body: string | undefined;
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
   if (testCase.rawBody) {
     body = testCase.rawBody.text;
     headers.set('content-type', testCase.rawBody.contentType);
   } else if (testCase.body !== undefined && testCase.method !== 'GET') {
-    body = JSON.stringify(onSite(testCase.body, siteOrigin));
-    headers.set('content-type', 'application/json');
+    const json = JSON.stringify(onSite(testCase.body, siteOrigin));
+    body = testCase.bodyEncoding === 'utf-16le' ? new Uint8Array(Buffer.from(json, 'utf16le')) : testCase.bodyEncoding === 'utf-8 with a BOM' ? `\uFEFF${json}` : json;
+    headers.set('content-type', testCase.bodyEncoding === 'utf-16le' ? 'application/json; charset=utf-16le' : 'application/json');
   }
   const response = await fetch(url, { method: testCase.method, headers, body });
   const text = await response.text();
