@@ -12,14 +12,14 @@ import searxngWeb from './providers/searxng/fixtures/web.json' with { type: 'jso
 import { json, startFakeUpstream } from './test-support/fake-upstream.ts';
 import { issueKey } from './test-support/issue-key.ts';
 
+/** Processes started and not yet ended: a case that fails before it stops its server leaves it here for afterAll (one ran on for an hour). */
+const running = new Set<ChildProcess>();
+
 /**
  * `node server/main.ts` with `env`, its stdout and stderr gathered. A case that reads the output once
  * the process has ended waits for 'close', not 'exit': 'exit' can come before the last of the output
  * is read (a refusal's one line was missing under load).
  */
-/** Processes started and not yet ended: a case that fails before it stops its server leaves it here for afterAll (one ran on for an hour). */
-const running = new Set<ChildProcess>();
-
 function start(env: Record<string, string>) {
   const child = spawn(process.execPath, ['server/main.ts'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);

@@ -32,6 +32,8 @@ const listings = new BoundedMemo<Listing>(LISTINGS_KEPT);
 interface ListedEvent {
   event: SocialEvent;
   startMs: number;
+  /** Not ended at the sandbox's now (an event in progress counts as upcoming). */
+  upcoming: boolean;
 }
 
 type TimeFilter = 'upcoming' | 'past' | 'all';
@@ -42,18 +44,16 @@ type Listing = Readonly<Record<TimeFilter, readonly ListedEvent[]>>;
 /** The page's listing, made and ordered once and kept read-only. */
 function listingOf(url: string): Listing {
   return listings.through(url, () => {
-    const listed = eventsOfPage(url).map((event) => ({
+    const listed: ListedEvent[] = eventsOfPage(url).map((event) => ({
       event,
       startMs: Date.parse(event.start_time),
-      // Not ended at the sandbox's now (an event in progress counts as upcoming).
       upcoming: Date.parse(event.end_time ?? event.start_time) > SANDBOX_NOW,
     }));
     const latestFirst = (a: ListedEvent, b: ListedEvent) => b.startMs - a.startMs;
-    const listedEvent = ({ event, startMs }: ListedEvent): ListedEvent => ({ event, startMs });
     return deepFrozen({
-      upcoming: listed.filter(({ upcoming }) => upcoming).sort((a, b) => a.startMs - b.startMs).map(listedEvent),
-      past: listed.filter(({ upcoming }) => !upcoming).sort(latestFirst).map(listedEvent),
-      all: [...listed].sort(latestFirst).map(listedEvent),
+      upcoming: listed.filter(({ upcoming }) => upcoming).sort((a, b) => a.startMs - b.startMs),
+      past: listed.filter(({ upcoming }) => !upcoming).sort(latestFirst),
+      all: [...listed].sort(latestFirst),
     });
   });
 }
